@@ -1,0 +1,20 @@
+// Writes graphs back in the dialect PyTorch prints, with storage offsets and recomputed frees.
+#pragma once
+
+#include "declone/ir/Graph.h"
+
+#include <string>
+
+namespace declone {
+
+/// Prints the whole file. A file read from canonical PyTorch output and not changed since is
+/// written back byte for byte; `;  a = b = None` free lists are recomputed from the graph.
+[[nodiscard]] std::string writeGraphFile(const GraphFile& file);
+void writeGraphFile(const GraphFile& file, std::string& out);
+
+/// Prints one annotation canonically, e.g. `f32[s0, 8][8, 1]cpu@4` (no quotes).
+void writeTypeAnnotation(const Context& context, const TypeAnnotation& type, std::string& out);
+/// Prints one argument value as FX would.
+void writeArg(const Context& context, const Arg& arg, std::string& out);
+
+} // namespace declone

@@ -1,0 +1,164 @@
+// Parsing of FX type annotations: "DT[SIZES][STRIDES]DEVICE@OFFSET", "Sym(EXPR)", or verbatim.
+#include "declone/io/Reader.h"
+
+#include <charconv>
+#include <vector>
+
+namespace declone {
+namespace {
+
+bool isIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+class AnnotationParser {
+public:
+  AnnotationParser(Context& context, std::string_view text) : context_(context), text_(text) {}
+
+  Result<TypeAnnotation> parse() {
+    TypeAnnotation type;
+    type.spelling = text_;
+    if (text_.starts_with("Sym(") && text_.ends_with(")")) {
+      Result<SymExpr> expr = context_.sym().parse(text_.substr(4, text_.size() - 5));
+      // SymFloat/SymBool expressions need not parse as integers: keep them verbatim.
+      if (expr.ok()) {
+        type.kind = TypeAnnotation::Kind::Sym;
+        type.sym = *expr;
+      } else {
+        type.kind = TypeAnnotation::Kind::Other;
+      }
+      return type;
+    }
+    size_t nameEnd = 0;
+    while (nameEnd < text_.size() && isIdentChar(text_[nameEnd]))
+      ++nameEnd;
+    if (nameEnd == 0 || nameEnd == text_.size() || text_[nameEnd] != '[') {
+      type.kind = TypeAnnotation::Kind::Other;
+      return type;
+    }
+    std::optional<DType> dtype = dtypeFromAbbreviation(text_.substr(0, nameEnd));
+    if (!dtype)
+      return fail("unknown dtype '" + std::string(text_.substr(0, nameEnd)) + "' in annotation", 0);
+    auto* tensor = context_.create<TensorType>();
+    tensor->dtype = *dtype;
+    pos_ = nameEnd;
+    std::optional<std::span<const SymExpr>> sizes = parseList();
+    if (!sizes)
+      return *error_;
+    tensor->sizes = *sizes;
+    if (pos_ < text_.size() && text_[pos_] == '[') {
+      std::optional<std::span<const SymExpr>> strides = parseList();
+      if (!strides)
+        return *error_;
+      if (strides->size() != sizes->size())
+        return fail("annotation has " + std::to_string(sizes->size()) + " sizes but " +
+                        std::to_string(strides->size()) + " strides",
+                    nameEnd);
+      tensor->strides = *strides;
+    }
+    size_t deviceStart = pos_;
+    while (pos_ < text_.size() && (isIdentChar(text_[pos_]) || text_[pos_] == ':'))
+      ++pos_;
+    tensor->device = text_.substr(deviceStart, pos_ - deviceStart);
+    if (pos_ < text_.size() && text_[pos_] == '@') {
+      ++pos_;
+      std::optional<SymExpr> offset = parseExpr(pos_, text_.size());
+      if (!offset)
+        return *error_;
+      tensor->storageOffset = *offset;
+      pos_ = text_.size();
+    }
+    if (pos_ != text_.size())
+      return fail("unexpected text in tensor annotation", pos_);
+    type.kind = TypeAnnotation::Kind::Tensor;
+    type.tensor = tensor;
+    return type;
+  }
+
+private:
+  Error fail(std::string message, size_t offset) {
+    error_ = Error{std::move(message), 0, static_cast<uint32_t>(offset + 1)};
+    return *error_;
+  }
+
+  std::optional<SymExpr> parseExpr(size_t begin, size_t end) {
+    while (begin < end && text_[begin] == ' ')
+      ++begin;
+    while (end > begin && text_[end - 1] == ' ')
+      --end;
+    std::string_view piece = text_.substr(begin, end - begin);
+    if (piece.empty()) {
+      fail("empty size or stride in annotation", begin);
+      return std::nullopt;
+    }
+    // Most sizes are plain integers: skip the expression parser for them.
+    int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), value);
+    if (ec == std::errc() && ptr == piece.data() + piece.size())
+      return SymExpr::constant(value);
+    Result<SymExpr> expr = context_.sym().parse(piece);
+    if (!expr.ok()) {
+      uint32_t column = expr.error().column ? expr.error().column - 1 : 0;
+      fail("in annotation: " + expr.error().message, begin + column);
+      return std::nullopt;
+    }
+    return *expr;
+  }
+
+  /// Parses `[e, e, ...]` at pos_, splitting on commas outside parentheses.
+  std::optional<std::span<const SymExpr>> parseList() {
+    size_t open = pos_;
+    ++pos_; // '['
+    items_.clear();
+    int depth = 0;
+    size_t itemStart = pos_;
+    for (;; ++pos_) {
+      if (pos_ >= text_.size()) {
+        fail("unterminated '[' in annotation", open);
+        return std::nullopt;
+      }
+      char c = text_[pos_];
+      if (c == '(') {
+        ++depth;
+      } else if (c == ')') {
+        if (--depth < 0) {
+          fail("unbalanced ')' in annotation", pos_);
+          return std::nullopt;
+        }
+      } else if (depth == 0 && (c == ',' || c == ']')) {
+        bool emptyList = c == ']' && items_.empty() && pos_ == open + 1;
+        if (!emptyList) {
+          std::optional<SymExpr> expr = parseExpr(itemStart, pos_);
+          if (!expr)
+            return std::nullopt;
+          items_.push_back(*expr);
+        }
+        itemStart = pos_ + 1;
+        if (c == ']') {
+          ++pos_;
+          break;
+        }
+      } else if (c == '[' || c == '"' || c == '\'') {
+        fail("unexpected character in annotation", pos_);
+        return std::nullopt;
+      }
+    }
+    std::span<SymExpr> out = context_.allocate<SymExpr>(items_.size());
+    std::copy(items_.begin(), items_.end(), out.begin());
+    return std::span<const SymExpr>(out);
+  }
+
+  Context& context_;
+  std::string_view text_;
+  size_t pos_ = 0;
+  std::vector<SymExpr> items_;
+  std::optional<Error> error_;
+};
+
+} // namespace
+
+Result<TypeAnnotation> parseTypeAnnotation(Context& context, std::string_view text) {
+  return AnnotationParser(context, text).parse();
+}
+
+} // namespace declone

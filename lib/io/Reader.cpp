@@ -1,0 +1,1222 @@
+// Reader for FX graph text: files, classes, signatures, node statements and return values.
+#include "declone/io/Reader.h"
+
+#include "Lexer.h"
+
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace declone {
+namespace {
+
+using io::Lexer;
+using io::Tok;
+using io::Token;
+
+/// One physical line of the source.
+struct Line {
+  size_t start = 0;
+  size_t end = 0;          ///< offset of the '\n' (or the end of the text)
+  size_t contentStart = 0; ///< first non-blank character
+  uint32_t number = 0;
+  bool isTrivia() const { return blank || comment; }
+  bool blank = false;
+  bool comment = false;
+  size_t indent() const { return contentStart - start; }
+};
+
+/// A parameter of `def forward(self, ...)`, before we know whether it is a placeholder.
+struct Parameter {
+  std::string_view name;
+  TypeAnnotation type;
+  const Arg* defaultValue = nullptr;
+  std::string_view comment;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+struct InfixOperator {
+  std::string_view symbol;
+  std::string_view function;
+};
+constexpr InfixOperator kBinaryOperators[] = {
+    {"+", "operator.add"},     {"-", "operator.sub"},     {"*", "operator.mul"},
+    {"//", "operator.floordiv"}, {"/", "operator.truediv"}, {"%", "operator.mod"},
+    {"**", "operator.pow"},    {"<<", "operator.lshift"}, {">>", "operator.rshift"},
+    {"&", "operator.and_"},    {"|", "operator.or_"},     {"^", "operator.xor"},
+    {"@", "operator.matmul"},  {"==", "operator.eq"},     {"!=", "operator.ne"},
+    {"<", "operator.lt"},      {">", "operator.gt"},      {"<=", "operator.le"},
+    {">=", "operator.ge"},
+};
+constexpr InfixOperator kUnaryOperators[] = {
+    {"-", "operator.neg"}, {"+", "operator.pos"}, {"~", "operator.invert"}};
+
+constexpr std::string_view kLayouts[] = {"strided",    "sparse_coo", "sparse_csr", "sparse_csc",
+                                         "sparse_bsr", "sparse_bsc", "_mkldnn",    "jagged"};
+struct MemoryFormatName {
+  std::string_view name;
+  MemoryFormat format;
+};
+constexpr MemoryFormatName kMemoryFormats[] = {
+    {"contiguous_format", MemoryFormat::Contiguous},
+    {"preserve_format", MemoryFormat::Preserve},
+    {"channels_last", MemoryFormat::ChannelsLast},
+    {"channels_last_3d", MemoryFormat::ChannelsLast3d},
+};
+
+class Reader {
+public:
+  Reader(GraphFile& file, std::string_view source)
+      : file_(file), context_(*file.context), source_(source), lexer_(source),
+        argScratch_(kScratchLevels), kwargScratch_(kScratchLevels) {}
+
+  Status read();
+
+private:
+  // --- Errors ---------------------------------------------------------------------------
+  bool fail(std::string message, uint32_t line, uint32_t column) {
+    if (!error_)
+      error_ = Error{std::move(message), line, column};
+    return false;
+  }
+  bool fail(std::string message, const Token& at) {
+    return fail(std::move(message), at.line, at.column);
+  }
+  bool failLexer(const Token& token) { return fail(std::string(token.text), token); }
+  std::string describe(const Token& token) const;
+  bool failExpected(std::string_view what) {
+    if (cur_.kind == Tok::Error)
+      return failLexer(cur_);
+    return fail("expected " + std::string(what) + ", found " + describe(cur_), cur_);
+  }
+  bool failUndefined(const Token& name);
+
+  // --- Lines ----------------------------------------------------------------------------
+  Line peekLine() const;
+  void skipLine(const Line& line) {
+    pos_ = line.end < source_.size() ? line.end + 1 : source_.size();
+    lineNumber_ = line.number + 1;
+  }
+  std::string_view lineText(const Line& line) const {
+    return source_.substr(line.start, line.end - line.start);
+  }
+  /// Collects blank and comment lines into the pending trivia; returns the next content line,
+  /// or nullopt at the end of the text.
+  std::optional<Line> nextContentLine();
+  std::span<const std::string_view> takeTrivia();
+
+  // --- Tokens ---------------------------------------------------------------------------
+  void startStatement(const Line& line) {
+    lexer_.reset(line.start, line.number);
+    statementComments_.clear();
+    advance();
+  }
+  void advance() {
+    prevEnd_ = cur_.offset + cur_.text.size();
+    if (cur_.kind == Tok::Error)
+      prevEnd_ = cur_.offset;
+    commentsBefore_.clear();
+    cur_ = lexer_.next();
+    while (cur_.kind == Tok::Comment) {
+      commentsBefore_.push_back(cur_);
+      cur_ = lexer_.next();
+    }
+  }
+  bool is(Tok kind) const { return cur_.kind == kind; }
+  bool isIdent(std::string_view word) const {
+    return cur_.kind == Tok::Identifier && cur_.text == word;
+  }
+  bool isOperator(std::string_view op) const {
+    return cur_.kind == Tok::Operator && cur_.text == op;
+  }
+  bool expect(Tok kind, std::string_view what) {
+    if (!is(kind))
+      return failExpected(what);
+    advance();
+    return true;
+  }
+  /// Ends a statement: an optional trailing comment, then a newline or the end of the text.
+  bool finishStatement(std::string_view* trailingComment);
+  /// The comment written on the same line as the token before the current one.
+  std::string_view commentOnLine(uint32_t line) const {
+    for (const Token& comment : commentsBefore_)
+      if (comment.line == line)
+        return comment.text;
+    return {};
+  }
+  uint32_t lineOf(size_t offset) const;
+
+  // --- Structure ------------------------------------------------------------------------
+  bool readClass(const Line& line, std::vector<std::unique_ptr<GraphModule>>& into);
+  bool readForward(const Line& line, GraphModule& module);
+  bool readSignature(Graph& graph, std::vector<Parameter>& parameters);
+  bool readBody(Graph& graph, const Line& defLine, std::vector<Parameter>& parameters);
+  bool readStubLine(std::unordered_map<std::string_view, TypeAnnotation>& stubs);
+  bool readFlattenLine(Graph& graph,
+                       const std::unordered_map<std::string_view, TypeAnnotation>& stubs);
+  bool readNodeStatement(Graph& graph);
+  bool readReturn(Graph& graph);
+  void detectFreeConvention(Graph& graph);
+  bool readFreeList(std::string_view self, bool& freesSelf);
+  bool readAnnotation(TypeAnnotation& type);
+  bool readRhs(Graph& graph, std::string_view name, const TypeAnnotation& type, uint32_t line);
+
+  // --- Values ---------------------------------------------------------------------------
+  bool readValue(Arg& out, unsigned depth);
+  bool readNameValue(Arg& out, unsigned depth);
+  bool readSequence(Arg& out, Tok close, ArgKind kind, unsigned depth);
+  bool readCallArgs(std::span<Arg>& args, std::span<KwArg>& kwargs, unsigned depth);
+  bool readDottedName(std::string_view& name, Token& first);
+  bool containsNode(const Arg& arg) const;
+  // One scratch vector per nesting depth, sized once so that references stay valid while
+  // deeper levels are in use; readValue bounds the depth.
+  static constexpr size_t kScratchLevels = Lexer::kMaxNesting + 8;
+  std::vector<Arg>& argScratch(unsigned depth) {
+    assert(depth < kScratchLevels);
+    argScratch_[depth].clear();
+    return argScratch_[depth];
+  }
+  std::vector<KwArg>& kwargScratch(unsigned depth) {
+    assert(depth < kScratchLevels);
+    kwargScratch_[depth].clear();
+    return kwargScratch_[depth];
+  }
+  template <class T> std::span<T> copyToArena(const std::vector<T>& items) {
+    std::span<T> out = context_.allocate<T>(items.size());
+    std::copy(items.begin(), items.end(), out.begin());
+    return out;
+  }
+  std::string_view sourceSince(size_t start) const {
+    return source_.substr(start, prevEnd_ - start);
+  }
+
+  GraphFile& file_;
+  Context& context_;
+  std::string_view source_;
+  Lexer lexer_;
+  Token cur_;
+  size_t prevEnd_ = 0;
+  std::vector<Token> commentsBefore_;
+  std::vector<Token> statementComments_;
+  size_t pos_ = 0;
+  uint32_t lineNumber_ = 1;
+  std::vector<std::string_view> pendingTrivia_;
+  std::optional<Error> error_;
+  Graph* graph_ = nullptr;
+  std::unordered_map<std::string_view, Node*> names_;
+  std::vector<Node*> selfFreed_; ///< nodes whose free list names themselves
+  std::vector<std::vector<Arg>> argScratch_;
+  std::vector<std::vector<KwArg>> kwargScratch_;
+};
+
+std::string Reader::describe(const Token& token) const {
+  switch (token.kind) {
+  case Tok::End:
+    return "end of file";
+  case Tok::Newline:
+    return "end of line";
+  case Tok::Error:
+    return std::string(token.text);
+  default:
+    return "'" + std::string(token.text.substr(0, 40)) + "'";
+  }
+}
+
+uint32_t Reader::lineOf(size_t offset) const {
+  // Only used on error paths: a linear count is fine there.
+  uint32_t line = 1;
+  for (size_t i = 0; i < offset && i < source_.size(); ++i)
+    line += source_[i] == '\n';
+  return line;
+}
+
+bool Reader::failUndefined(const Token& name) {
+  // Say "used before it is defined" when a later line starts with `NAME:` or `NAME =`.
+  std::string_view rest = source_.substr(name.offset + name.text.size());
+  for (size_t at = rest.find(name.text); at != std::string_view::npos;
+       at = rest.find(name.text, at + 1)) {
+    size_t lineStart = rest.rfind('\n', at);
+    if (lineStart == std::string_view::npos ||
+        rest.find_first_not_of(" \t", lineStart + 1) != at)
+      continue;
+    std::string_view after = rest.substr(at + name.text.size());
+    if (after.starts_with(":") || after.starts_with(" = ")) {
+      uint32_t line = lineOf(name.offset + name.text.size() + at);
+      return fail("'" + std::string(name.text) + "' is used before it is defined (line " +
+                      std::to_string(line) + ")",
+                  name);
+    }
+  }
+  return fail("use of undefined name '" + std::string(name.text) + "'", name);
+}
+
+Line Reader::peekLine() const {
+  Line line;
+  line.start = pos_;
+  line.number = lineNumber_;
+  size_t end = source_.find('\n', pos_);
+  line.end = end == std::string_view::npos ? source_.size() : end;
+  size_t content = pos_;
+  while (content < line.end && (source_[content] == ' ' || source_[content] == '\t' ||
+                                source_[content] == '\r' || source_[content] == '\f'))
+    ++content;
+  line.contentStart = content;
+  line.blank = content == line.end;
+  line.comment = !line.blank && source_[content] == '#';
+  return line;
+}
+
+std::optional<Line> Reader::nextContentLine() {
+  while (pos_ < source_.size()) {
+    Line line = peekLine();
+    if (!line.isTrivia())
+      return line;
+    pendingTrivia_.push_back(lineText(line));
+    skipLine(line);
+  }
+  return std::nullopt;
+}
+
+std::span<const std::string_view> Reader::takeTrivia() {
+  if (pendingTrivia_.empty())
+    return {};
+  std::span<std::string_view> out = copyToArena(pendingTrivia_);
+  pendingTrivia_.clear();
+  return out;
+}
+
+bool Reader::finishStatement(std::string_view* trailingComment) {
+  if (!commentsBefore_.empty()) {
+    if (!trailingComment)
+      return fail("unexpected comment", commentsBefore_.front());
+    *trailingComment = commentsBefore_.front().text;
+  }
+  if (is(Tok::Newline) || is(Tok::End)) {
+    pos_ = lexer_.offset();
+    lineNumber_ = lexer_.line();
+    return true;
+  }
+  return failExpected("end of line");
+}
+
+Status Reader::read() {
+  while (auto line = nextContentLine()) {
+    startStatement(*line);
+    if (isIdent("import") || isIdent("from")) {
+      pendingTrivia_.push_back(lineText(*line)); // imports are kept verbatim
+      skipLine(*line);
+      continue;
+    }
+    if (line->indent() != 0) {
+      fail("unexpected indentation at top level", line->number,
+           static_cast<uint32_t>(line->indent() + 1));
+      break;
+    }
+    if (isIdent("class")) {
+      if (!readClass(*line, file_.modules))
+        break;
+      continue;
+    }
+    if (isIdent("def")) {
+      auto module = std::make_unique<GraphModule>(context_);
+      module->leadingTrivia = takeTrivia();
+      GraphModule& ref = *module;
+      file_.modules.push_back(std::move(module));
+      if (!readForward(*line, ref))
+        break;
+      continue;
+    }
+    if (is(Tok::Identifier)) {
+      // Type stub lines such as `b8: type` that dump tools put before the graph.
+      advance();
+      if (is(Tok::Colon)) {
+        pendingTrivia_.push_back(lineText(*line));
+        skipLine(*line);
+        continue;
+      }
+    }
+    fail("expected 'class' or 'def forward' at top level", line->number, 1);
+    break;
+  }
+  if (error_)
+    return *error_;
+  if (file_.modules.empty())
+    return Error{"no graph found: expected 'class' or 'def forward'", lineNumber_, 1};
+  file_.trailingTrivia = takeTrivia();
+  file_.finalNewline = source_.empty() || source_.back() == '\n';
+  return ok();
+}
+
+bool Reader::readClass(const Line& line, std::vector<std::unique_ptr<GraphModule>>& into) {
+  auto module = std::make_unique<GraphModule>(context_);
+  GraphModule& ref = *module;
+  into.push_back(std::move(module));
+  ref.leadingTrivia = takeTrivia();
+  ref.classIndent = source_.substr(line.start, line.indent());
+  advance(); // 'class'
+  size_t nameStart = cur_.offset;
+  if (isOperator("<")) { // `class <lambda>(...)`
+    advance();
+    if (!is(Tok::Identifier))
+      return failExpected("a class name");
+    advance();
+    if (!isOperator(">"))
+      return failExpected("'>'");
+    advance();
+  } else if (!expect(Tok::Identifier, "a class name")) {
+    return false;
+  }
+  ref.className = sourceSince(nameStart);
+  if (is(Tok::LParen)) {
+    advance();
+    size_t basesStart = cur_.offset;
+    while (!is(Tok::RParen)) {
+      if (is(Tok::End) || is(Tok::Error) || is(Tok::Newline))
+        return failExpected("')'");
+      advance();
+    }
+    ref.classBases = source_.substr(basesStart, cur_.offset - basesStart);
+    advance();
+  }
+  if (!expect(Tok::Colon, "':'") || !finishStatement(nullptr))
+    return false;
+
+  bool sawForward = false;
+  size_t memberIndent = 0;
+  while (auto member = nextContentLine()) {
+    if (member->indent() <= line.indent())
+      break;
+    startStatement(*member);
+    if (!sawForward) {
+      if (!isIdent("def"))
+        return fail("expected 'def forward' in class body", member->number,
+                    static_cast<uint32_t>(member->indent() + 1));
+      memberIndent = member->indent();
+      ref.graph.format().defTrivia = takeTrivia();
+      if (!readForward(*member, ref))
+        return false;
+      sawForward = true;
+      continue;
+    }
+    if (member->indent() > memberIndent)
+      return fail("statement after 'return'", member->number,
+                  static_cast<uint32_t>(member->indent() + 1));
+    if (!isIdent("class"))
+      return fail("expected a nested 'class' after forward", member->number,
+                  static_cast<uint32_t>(member->indent() + 1));
+    if (!readClass(*member, ref.children))
+      return false;
+  }
+  if (!sawForward)
+    return fail("class '" + std::string(ref.className) + "' has no forward method", line.number,
+                static_cast<uint32_t>(line.indent() + 1));
+  return true;
+}
+
+bool Reader::readForward(const Line& line, GraphModule& module) {
+  Graph& graph = module.graph;
+  graph_ = &graph;
+  names_.clear();
+  selfFreed_.clear();
+  names_.reserve(source_.size() / 256 + 16);
+  graph.format().defIndent = source_.substr(line.start, line.indent());
+  advance(); // 'def'
+  if (!isIdent("forward"))
+    return failExpected("'forward'");
+  advance();
+  std::vector<Parameter> parameters;
+  if (!readSignature(graph, parameters))
+    return false;
+  return readBody(graph, line, parameters);
+}
+
+bool Reader::readSignature(Graph& graph, std::vector<Parameter>& parameters) {
+  GraphFormat& format = graph.format();
+  uint32_t openLine = cur_.line;
+  if (!expect(Tok::LParen, "'('"))
+    return false;
+  format.multiLineSignature = cur_.line != openLine;
+  if (!isIdent("self"))
+    return failExpected("'self' as the first parameter");
+  advance();
+  size_t firstParameter = 0, lastParameterEnd = 0;
+  while (is(Tok::Comma)) {
+    uint32_t commaLine = cur_.line;
+    advance();
+    if (!parameters.empty() && parameters.back().comment.empty())
+      parameters.back().comment = commentOnLine(commaLine);
+    if (is(Tok::RParen))
+      break;
+    Parameter parameter;
+    if (!is(Tok::Identifier))
+      return failExpected("a parameter name");
+    if (parameters.empty())
+      firstParameter = cur_.offset;
+    parameter.name = cur_.text;
+    parameter.line = cur_.line;
+    parameter.column = cur_.column;
+    advance();
+    if (is(Tok::Colon)) {
+      advance();
+      if (!readAnnotation(parameter.type))
+        return false;
+    }
+    if (is(Tok::Assign)) {
+      advance();
+      auto* value = context_.create<Arg>();
+      if (!readValue(*value, 0))
+        return false;
+      parameter.defaultValue = value;
+    }
+    lastParameterEnd = prevEnd_;
+    parameters.push_back(parameter);
+    if (!is(Tok::Comma) && !is(Tok::RParen))
+      return failExpected("',' or ')'");
+  }
+  if (!parameters.empty() && parameters.back().comment.empty())
+    parameters.back().comment = commentOnLine(parameters.back().line);
+  if (!expect(Tok::RParen, "')'"))
+    return false;
+  if (!parameters.empty())
+    format.pytreeParameters = source_.substr(firstParameter, lastParameterEnd - firstParameter);
+  if (is(Tok::Arrow))
+    return fail("return annotations on forward are not supported", cur_);
+  if (!expect(Tok::Colon, "':'"))
+    return false;
+  return finishStatement(nullptr);
+}
+
+bool Reader::readAnnotation(TypeAnnotation& type) {
+  if (is(Tok::String)) {
+    std::string_view quoted = cur_.text;
+    if (quoted.size() >= 2 && quoted.find('\\') == std::string_view::npos) {
+      Result<TypeAnnotation> parsed =
+          parseTypeAnnotation(context_, quoted.substr(1, quoted.size() - 2));
+      if (!parsed.ok())
+        return fail("malformed annotation: " + parsed.error().message, cur_.line,
+                    cur_.column + parsed.error().column);
+      type = *parsed;
+      type.spelling = quoted.substr(1, quoted.size() - 2);
+      advance();
+      return true;
+    }
+    return fail("malformed annotation", cur_);
+  }
+  // A bare Python type such as `torch.Tensor` or `Optional[torch.Tensor]`, kept verbatim.
+  size_t start = cur_.offset;
+  uint32_t depth = lexer_.depth();
+  if (!is(Tok::Identifier))
+    return failExpected("a type annotation");
+  while (!(lexer_.depth() == depth &&
+           (is(Tok::Comma) || is(Tok::RParen) || is(Tok::Assign) || is(Tok::Semicolon))) &&
+         !is(Tok::Newline) && !is(Tok::End)) {
+    if (is(Tok::Error))
+      return failLexer(cur_);
+    advance();
+  }
+  type.kind = TypeAnnotation::Kind::Other;
+  type.quoted = false;
+  type.spelling = sourceSince(start);
+  return true;
+}
+
+bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>& parameters) {
+  GraphFormat& format = graph.format();
+  bool placeholdersMade = false;
+  bool sawStub = false;
+  std::unordered_map<std::string_view, TypeAnnotation> stubs;
+  auto makePlaceholders = [&]() -> bool {
+    placeholdersMade = true;
+    for (const Parameter& parameter : parameters) {
+      if (names_.count(parameter.name))
+        return fail("duplicate parameter '" + std::string(parameter.name) + "'", parameter.line,
+                    parameter.column);
+      Node* node = graph.createPlaceholder(parameter.name, parameter.type, parameter.defaultValue);
+      node->setLine(parameter.line);
+      node->setTrailingComment(parameter.comment);
+      names_.emplace(node->name(), node);
+    }
+    format.pytreeParameters = {};
+    return true;
+  };
+
+  bool first = true;
+  while (auto line = nextContentLine()) {
+    if (line->indent() <= defLine.indent())
+      break;
+    if (first) {
+      format.bodyIndent = source_.substr(line->start, line->indent());
+      first = false;
+    }
+    startStatement(*line);
+    if (isIdent("return")) {
+      if (!placeholdersMade && !makePlaceholders())
+        return false;
+      if (!readReturn(graph))
+        return false;
+      detectFreeConvention(graph);
+      return true;
+    }
+    if (!is(Tok::Identifier))
+      return failExpected("a statement");
+    // Pytree calling convention: a stub line and a flatten line before the first node.
+    if (!placeholdersMade && graph.empty()) {
+      Token name = cur_;
+      advance();
+      bool isFlatten = is(Tok::Comma);
+      bool isStub = false;
+      if (is(Tok::Colon) && !sawStub) {
+        // `a: "T"; b: "T"; ` has a ';' right after the annotation; a node has '='.
+        Lexer saved = lexer_;
+        Token savedCur = cur_;
+        size_t savedPrevEnd = prevEnd_;
+        advance();
+        TypeAnnotation ignored;
+        isStub = readAnnotation(ignored) && is(Tok::Semicolon);
+        error_.reset();
+        lexer_ = saved;
+        cur_ = savedCur;
+        prevEnd_ = savedPrevEnd;
+      }
+      startStatement(*line);
+      (void)name;
+      if (isStub) {
+        format.stubTrivia = takeTrivia();
+        sawStub = true;
+        if (!readStubLine(stubs))
+          return false;
+        continue;
+      }
+      if (isFlatten) {
+        format.flattenTrivia = takeTrivia();
+        if (!readFlattenLine(graph, stubs))
+          return false;
+        placeholdersMade = true;
+        continue;
+      }
+      if (sawStub)
+        return fail("expected the fx_pytree.tree_flatten_spec line after the annotation stubs",
+                    line->number, static_cast<uint32_t>(line->indent() + 1));
+    }
+    if (!placeholdersMade && !makePlaceholders())
+      return false;
+    if (!readNodeStatement(graph))
+      return false;
+  }
+  return fail("forward has no return statement", defLine.number,
+              static_cast<uint32_t>(defLine.indent() + 1));
+}
+
+void Reader::detectFreeConvention(Graph& graph) {
+  // Unused nodes free themselves since PyTorch 2.3. If the dump has an unused node that does
+  // not, it came from an older version: print it the way it was printed.
+  size_t unused = 0;
+  for (Node* node : graph)
+    unused += node->isCall() || node->kind() == Node::Kind::GetAttr ? !node->hasUses() : 0;
+  graph.format().freeUnusedNodes = unused == 0 || !selfFreed_.empty();
+  selfFreed_.clear();
+}
+
+bool Reader::readStubLine(std::unordered_map<std::string_view, TypeAnnotation>& stubs) {
+  while (is(Tok::Identifier)) {
+    std::string_view name = cur_.text;
+    advance();
+    if (!expect(Tok::Colon, "':'"))
+      return false;
+    TypeAnnotation type;
+    if (!readAnnotation(type) || !expect(Tok::Semicolon, "';'"))
+      return false;
+    stubs[name] = type;
+  }
+  return finishStatement(nullptr);
+}
+
+bool Reader::readFlattenLine(Graph& graph,
+                             const std::unordered_map<std::string_view, TypeAnnotation>& stubs) {
+  GraphFormat& format = graph.format();
+  std::vector<Token> names;
+  while (is(Tok::Identifier)) {
+    names.push_back(cur_);
+    advance();
+    if (!expect(Tok::Comma, "','"))
+      return false;
+  }
+  if (!expect(Tok::Assign, "'='"))
+    return false;
+  std::string_view callee;
+  Token first;
+  if (!readDottedName(callee, first))
+    return false;
+  if (callee != "fx_pytree.tree_flatten_spec")
+    return fail("expected fx_pytree.tree_flatten_spec", first);
+  if (!is(Tok::LParen))
+    return failExpected("'('");
+  uint32_t depthInside = lexer_.depth();
+  advance();
+  size_t specStart = cur_.offset;
+  while (!(is(Tok::RParen) && lexer_.depth() + 1 == depthInside)) {
+    if (is(Tok::End) || is(Tok::Error))
+      return is(Tok::Error) ? failLexer(cur_) : failExpected("')'");
+    advance();
+  }
+  format.pytreeInSpec = source_.substr(specStart, cur_.offset - specStart);
+  advance();
+  if (!finishStatement(nullptr))
+    return false;
+  format.pytreeInputs = true;
+  for (const Token& name : names) {
+    if (names_.count(name.text))
+      return fail("duplicate placeholder '" + std::string(name.text) + "'", name);
+    auto stub = stubs.find(name.text);
+    Node* node = graph.createPlaceholder(name.text,
+                                         stub == stubs.end() ? TypeAnnotation() : stub->second);
+    node->setLine(name.line);
+    names_.emplace(node->name(), node);
+  }
+  return true;
+}
+
+bool Reader::readNodeStatement(Graph& graph) {
+  Token name = cur_;
+  uint32_t line = cur_.line;
+  advance();
+  TypeAnnotation type;
+  if (is(Tok::Colon)) {
+    advance();
+    if (!readAnnotation(type))
+      return false;
+  }
+  if (!expect(Tok::Assign, "'='"))
+    return false;
+  if (names_.count(name.text))
+    return fail("redefinition of '" + std::string(name.text) + "'", name);
+  std::span<const std::string_view> trivia = takeTrivia();
+  if (!readRhs(graph, name.text, type, line))
+    return false;
+  Node* node = graph.back();
+  node->setLeadingTrivia(trivia);
+  names_.emplace(node->name(), node);
+  if (is(Tok::Semicolon)) {
+    advance();
+    bool freesSelf = false;
+    if (!readFreeList(node->name(), freesSelf))
+      return false;
+    if (freesSelf)
+      selfFreed_.push_back(node);
+  }
+  std::string_view comment;
+  if (!finishStatement(&comment))
+    return false;
+  node->setTrailingComment(comment);
+  return true;
+}
+
+bool Reader::readFreeList(std::string_view self, bool& freesSelf) {
+  // `a = b = None`: recomputed by the writer, but the names must exist.
+  for (;;) {
+    if (cur_.text == self)
+      freesSelf = true;
+    if (isIdent("None")) {
+      advance();
+      return true;
+    }
+    if (!is(Tok::Identifier))
+      return failExpected("a name in the free list");
+    if (!names_.count(cur_.text))
+      return failUndefined(cur_);
+    advance();
+    if (!expect(Tok::Assign, "'='"))
+      return false;
+  }
+}
+
+bool Reader::readDottedName(std::string_view& name, Token& first) {
+  if (!is(Tok::Identifier))
+    return failExpected("a name");
+  first = cur_;
+  size_t start = cur_.offset;
+  advance();
+  while (is(Tok::Dot)) {
+    advance();
+    if (!is(Tok::Identifier))
+      return failExpected("a name after '.'");
+    advance();
+  }
+  name = sourceSince(start);
+  return true;
+}
+
+bool Reader::readRhs(Graph& graph, std::string_view name, const TypeAnnotation& type,
+                     uint32_t line) {
+  auto makeCall = [&](const Target* target, std::span<Arg> args, std::span<KwArg> kwargs) {
+    Node* node = graph.createCall(name, target, args, kwargs, type);
+    node->setLine(line);
+    return true;
+  };
+  auto infix = [&](std::string_view function, std::span<const Arg> operands) {
+    std::span<Arg> args = context_.allocate<Arg>(operands.size());
+    std::copy(operands.begin(), operands.end(), args.begin());
+    return makeCall(context_.target(Target::Kind::Function, function), args, {});
+  };
+
+  // Unary operators: `-x`, `~x` (a sign before a number is part of the literal).
+  if (is(Tok::Operator)) {
+    for (const InfixOperator& op : kUnaryOperators) {
+      if (cur_.text != op.symbol)
+        continue;
+      // A sign before a number is part of the literal (`-1 * x`), not an operator.
+      Tok following = lexer_.peek().kind;
+      if (following == Tok::Integer || following == Tok::Float ||
+          (following == Tok::Identifier && lexer_.peek().text == "inf"))
+        break;
+      advance();
+      Arg operand;
+      if (!readValue(operand, 0))
+        return false;
+      return infix(op.function, std::span<const Arg>(&operand, 1));
+    }
+  }
+
+  if (is(Tok::Identifier)) {
+    Lexer saved = lexer_;
+    Token savedCur = cur_;
+    size_t savedPrevEnd = prevEnd_;
+    std::string_view dotted;
+    Token first;
+    if (!readDottedName(dotted, first))
+      return false;
+    std::string_view head = first.text;
+    if (is(Tok::LParen)) {
+      std::span<Arg> args;
+      std::span<KwArg> kwargs;
+      if (dotted.starts_with("torch.ops.")) {
+        if (!readCallArgs(args, kwargs, 0))
+          return false;
+        return makeCall(context_.target(Target::Kind::Op, dotted), args, kwargs);
+      }
+      if (head == "self") {
+        if (dotted.size() <= 5)
+          return fail("expected a submodule after 'self.'", first);
+        if (!readCallArgs(args, kwargs, 0))
+          return false;
+        return makeCall(context_.target(Target::Kind::Module, dotted.substr(5)), args, kwargs);
+      }
+      auto receiver = names_.find(head);
+      if (receiver != names_.end()) {
+        std::string_view method = dotted.substr(head.size());
+        if (method.empty())
+          return fail("'" + std::string(head) + "' is a node, not a function", first);
+        method.remove_prefix(1);
+        if (method.find('.') != std::string_view::npos)
+          return fail("expected a method call", first);
+        std::span<Arg> rest;
+        if (!readCallArgs(rest, kwargs, 0))
+          return false;
+        args = context_.allocate<Arg>(rest.size() + 1);
+        args[0] = graph.nodeArg(receiver->second);
+        std::copy(rest.begin(), rest.end(), args.begin() + 1);
+        return makeCall(context_.target(Target::Kind::Method, method), args, kwargs);
+      }
+      if (!readCallArgs(args, kwargs, 0))
+        return false;
+      return makeCall(context_.target(Target::Kind::Function, dotted), args, kwargs);
+    }
+    if (head == "self" && dotted.size() > 5 && (is(Tok::Semicolon) || is(Tok::Newline) ||
+                                                 is(Tok::End))) {
+      Node* node = graph.createGetAttr(name, dotted.substr(5), type);
+      node->setLine(line);
+      return true;
+    }
+    // Not a call: an operand of an infix expression. Re-read it as a value.
+    lexer_ = saved;
+    cur_ = savedCur;
+    prevEnd_ = savedPrevEnd;
+  }
+
+  Arg lhs;
+  if (!readValue(lhs, 0))
+    return false;
+  if (is(Tok::LBracket)) {
+    advance();
+    Arg operands[2] = {lhs, Arg()};
+    if (!readValue(operands[1], 0) || !expect(Tok::RBracket, "']'"))
+      return false;
+    return infix("operator.getitem", operands);
+  }
+  if (is(Tok::Operator)) {
+    for (const InfixOperator& op : kBinaryOperators) {
+      if (cur_.text != op.symbol)
+        continue;
+      advance();
+      Arg operands[2] = {lhs, Arg()};
+      if (!readValue(operands[1], 0))
+        return false;
+      return infix(op.function, operands);
+    }
+  }
+  return failExpected("a call or an operator");
+}
+
+bool Reader::readCallArgs(std::span<Arg>& args, std::span<KwArg>& kwargs, unsigned depth) {
+  if (!expect(Tok::LParen, "'('"))
+    return false;
+  std::vector<Arg>& positional = argScratch(depth);
+  std::vector<KwArg>& keywords = kwargScratch(depth);
+  while (!is(Tok::RParen)) {
+    if (is(Tok::Identifier)) {
+      // `name = value` is a keyword argument; `name == x` is not.
+      if (lexer_.peek().kind == Tok::Assign) {
+        Token keyword = cur_;
+        KwArg kwarg;
+        kwarg.name = keyword.text;
+        advance();
+        advance();
+        if (!readValue(kwarg.value, depth + 1))
+          return false;
+        for (const KwArg& other : keywords)
+          if (other.name == kwarg.name)
+            return fail("duplicate keyword argument '" + std::string(kwarg.name) + "'", keyword);
+        keywords.push_back(kwarg);
+        goto separator;
+      }
+    }
+    if (!keywords.empty())
+      return fail("positional argument after keyword argument", cur_);
+    {
+      Arg value;
+      if (!readValue(value, depth + 1))
+        return false;
+      positional.push_back(value);
+    }
+  separator:
+    if (is(Tok::Comma)) {
+      advance();
+      continue;
+    }
+    if (!is(Tok::RParen))
+      return failExpected("',' or ')'");
+  }
+  advance();
+  // Scratch vectors may have been reused by nested calls at deeper levels only.
+  args = copyToArena(positional);
+  kwargs = copyToArena(keywords);
+  return true;
+}
+
+bool Reader::readSequence(Arg& out, Tok close, ArgKind kind, unsigned depth) {
+  advance(); // opening bracket
+  std::vector<Arg>& items = argScratch(depth);
+  bool sawComma = false;
+  while (!is(close)) {
+    Arg item;
+    if (!readValue(item, depth + 1))
+      return false;
+    items.push_back(item);
+    if (kind == ArgKind::Dict) {
+      if (!expect(Tok::Colon, "':'"))
+        return false;
+      Arg value;
+      if (!readValue(value, depth + 1))
+        return false;
+      items.push_back(value);
+    }
+    if (is(Tok::Comma)) {
+      sawComma = true;
+      advance();
+      continue;
+    }
+    if (!is(close))
+      return failExpected(close == Tok::RParen    ? "',' or ')'"
+                          : close == Tok::RBracket ? "',' or ']'"
+                                                   : "',' or '}'");
+  }
+  advance();
+  if (kind == ArgKind::Tuple && items.size() == 1 && !sawComma) {
+    out = items[0]; // `(x)` is just x
+    return true;
+  }
+  out.kind = kind;
+  out.count = static_cast<uint32_t>(items.size());
+  out.elements = copyToArena(items).data();
+  return true;
+}
+
+bool Reader::containsNode(const Arg& arg) const {
+  bool found = false;
+  arg.forEachNode([&](Node*) { found = true; });
+  return found;
+}
+
+bool Reader::readValue(Arg& out, unsigned depth) {
+  if (depth > Lexer::kMaxNesting)
+    return fail("expression nested too deeply", cur_);
+  size_t start = cur_.offset;
+  switch (cur_.kind) {
+  case Tok::Integer: {
+    uint64_t magnitude = 0;
+    auto [ptr, ec] =
+        std::from_chars(cur_.text.data(), cur_.text.data() + cur_.text.size(), magnitude);
+    if (ec != std::errc() || magnitude > uint64_t(INT64_MAX))
+      return fail("integer literal out of range", cur_);
+    out.kind = ArgKind::Int;
+    out.integer = static_cast<int64_t>(magnitude);
+    out.text = cur_.text;
+    advance();
+    return true;
+  }
+  case Tok::Float: {
+    out.kind = ArgKind::Float;
+    out.real = std::strtod(std::string(cur_.text).c_str(), nullptr);
+    out.text = cur_.text;
+    advance();
+    return true;
+  }
+  case Tok::String:
+    out.kind = ArgKind::String;
+    out.text = cur_.text;
+    advance();
+    return true;
+  case Tok::LBracket:
+    return readSequence(out, Tok::RBracket, ArgKind::List, depth);
+  case Tok::LParen:
+    return readSequence(out, Tok::RParen, ArgKind::Tuple, depth);
+  case Tok::LBrace:
+    return readSequence(out, Tok::RBrace, ArgKind::Dict, depth);
+  case Tok::Identifier:
+    return readNameValue(out, depth);
+  case Tok::Operator:
+    if (cur_.text == "-" || cur_.text == "+") {
+      bool negative = cur_.text == "-";
+      advance();
+      if (is(Tok::Integer)) {
+        uint64_t magnitude = 0;
+        auto [ptr, ec] =
+            std::from_chars(cur_.text.data(), cur_.text.data() + cur_.text.size(), magnitude);
+        uint64_t limit = negative ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
+        if (ec != std::errc() || magnitude > limit)
+          return fail("integer literal out of range", cur_);
+        out.kind = ArgKind::Int;
+        out.integer = negative ? static_cast<int64_t>(0 - magnitude) : int64_t(magnitude);
+        advance();
+        out.text = sourceSince(start);
+        return true;
+      }
+      if (is(Tok::Float) || isIdent("inf") || isIdent("nan")) {
+        double value = is(Tok::Float) ? std::strtod(std::string(cur_.text).c_str(), nullptr)
+                       : isIdent("inf") ? HUGE_VAL
+                                        : NAN;
+        out.kind = ArgKind::Float;
+        out.real = negative ? -value : value;
+        advance();
+        out.text = sourceSince(start);
+        return true;
+      }
+      return failExpected("a number after the sign");
+    }
+    [[fallthrough]];
+  default:
+    return failExpected("a value");
+  }
+}
+
+bool Reader::readNameValue(Arg& out, unsigned depth) {
+  size_t start = cur_.offset;
+  std::string_view dotted;
+  Token first;
+  if (!readDottedName(dotted, first))
+    return false;
+  bool isCall = is(Tok::LParen);
+  if (dotted == first.text && !isCall) {
+    if (dotted == "None") {
+      out.kind = ArgKind::None;
+      out.text = dotted;
+      return true;
+    }
+    if (dotted == "True" || dotted == "False") {
+      out.kind = ArgKind::Bool;
+      out.boolean = dotted == "True";
+      out.text = dotted;
+      return true;
+    }
+    if (dotted == "inf" || dotted == "nan") {
+      out.kind = ArgKind::Float;
+      out.real = dotted == "inf" ? HUGE_VAL : NAN;
+      out.text = dotted;
+      return true;
+    }
+    auto found = names_.find(dotted);
+    if (found == names_.end())
+      return failUndefined(first);
+    out = graph_->nodeArg(found->second);
+    return true;
+  }
+  if (dotted.starts_with("torch.") && !isCall) {
+    std::string_view member = dotted.substr(6);
+    if (member.starts_with("ops.")) {
+      out.kind = ArgKind::OpRef;
+      out.op = context_.target(Target::Kind::Op, dotted);
+      out.text = dotted;
+      return true;
+    }
+    out.text = dotted;
+    if (std::optional<DType> dtype = dtypeFromTorchName(member)) {
+      out.kind = ArgKind::DType;
+      out.dtype = *dtype;
+      return true;
+    }
+    for (std::string_view layout : kLayouts) {
+      if (member == layout) {
+        out.kind = ArgKind::Layout;
+        out.enumValue = 0;
+        return true;
+      }
+    }
+    for (const MemoryFormatName& format : kMemoryFormats) {
+      if (member == format.name) {
+        out.kind = ArgKind::MemoryFormat;
+        out.enumValue = static_cast<uint8_t>(format.format);
+        return true;
+      }
+    }
+    out.kind = ArgKind::Verbatim;
+    return true;
+  }
+  if (!isCall)
+    return fail("unsupported expression '" + std::string(dotted) + "'", first);
+  std::span<Arg> args;
+  std::span<KwArg> kwargs;
+  Token open = cur_;
+  if (!readCallArgs(args, kwargs, depth + 1))
+    return false;
+  if (dotted == "slice") {
+    if (args.size() != 3 || !kwargs.empty())
+      return fail("slice(...) takes start, stop and step", open);
+    out.kind = ArgKind::Slice;
+    out.count = 3;
+    out.elements = args.data();
+    out.text = {};
+    return true;
+  }
+  // device(...) and other constructor calls are kept verbatim; they may not hide a node.
+  for (const Arg& arg : args)
+    if (containsNode(arg))
+      return fail("a node reference inside '" + std::string(dotted) + "(...)' is not supported",
+                  first);
+  for (const KwArg& kwarg : kwargs)
+    if (containsNode(kwarg.value))
+      return fail("a node reference inside '" + std::string(dotted) + "(...)' is not supported",
+                  first);
+  out.kind = dotted == "device" ? ArgKind::Device : ArgKind::Verbatim;
+  out.text = sourceSince(start);
+  return true;
+}
+
+bool Reader::readReturn(Graph& graph) {
+  uint32_t line = cur_.line;
+  std::span<const std::string_view> trivia = takeTrivia();
+  advance(); // 'return'
+  GraphFormat& format = graph.format();
+  Arg value;
+  if (isIdent("pytree")) {
+    std::string_view callee;
+    Token first;
+    if (!readDottedName(callee, first))
+      return false;
+    if (callee != "pytree.tree_unflatten")
+      return fail("expected pytree.tree_unflatten", first);
+    if (!expect(Tok::LParen, "'('") || !readValue(value, 1) || !expect(Tok::Comma, "','"))
+      return false;
+    size_t specStart = cur_.offset;
+    std::string_view ignored;
+    Token ignoredFirst;
+    if (!readDottedName(ignored, ignoredFirst))
+      return false;
+    format.pytreeOutSpec = sourceSince(specStart);
+    if (!expect(Tok::RParen, "')'"))
+      return false;
+    format.pytreeOutputs = true;
+  } else if (is(Tok::LParen)) {
+    uint32_t openLine = cur_.line;
+    Lexer saved = lexer_;
+    Token savedCur = cur_;
+    size_t savedPrevEnd = prevEnd_;
+    advance();
+    if (cur_.line != openLine && !is(Tok::RParen)) {
+      // `return (` with one value per line, each possibly followed by a comment.
+      format.multiLineReturn = true;
+      std::vector<Arg> items;
+      std::vector<std::string_view> comments;
+      while (!is(Tok::RParen)) {
+        Arg item;
+        if (!readValue(item, 1))
+          return false;
+        items.push_back(item);
+        uint32_t itemLine = cur_.line;
+        if (is(Tok::Comma)) {
+          itemLine = cur_.line;
+          advance();
+        } else if (!is(Tok::RParen)) {
+          return failExpected("',' or ')'");
+        }
+        comments.push_back(commentOnLine(itemLine));
+      }
+      advance();
+      value.kind = ArgKind::Tuple;
+      value.count = static_cast<uint32_t>(items.size());
+      value.elements = copyToArena(items).data();
+      format.returnComments = copyToArena(comments);
+    } else {
+      lexer_ = saved;
+      cur_ = savedCur;
+      prevEnd_ = savedPrevEnd;
+      if (!readValue(value, 0))
+        return false;
+    }
+  } else if (!is(Tok::Newline) && !is(Tok::End)) {
+    if (!readValue(value, 0))
+      return false;
+  } else {
+    value.kind = ArgKind::None;
+  }
+  Node* output = graph.createOutput(value);
+  output->setLine(line);
+  output->setLeadingTrivia(trivia);
+  std::string_view comment;
+  if (!finishStatement(&comment))
+    return false;
+  output->setTrailingComment(comment);
+  return true;
+}
+
+} // namespace
+
+Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text) {
+  auto file = std::make_unique<GraphFile>();
+  // Every spelling the graph keeps points into this copy.
+  std::string_view source = file->context->save(text);
+  if (source.find('\0') != std::string_view::npos) {
+    size_t at = source.find('\0');
+    uint32_t line = 1, column = 1;
+    for (size_t i = 0; i < at; ++i) {
+      if (source[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    return Error{"unexpected NUL byte: this is not graph text", line, column};
+  }
+  Reader reader(*file, source);
+  Status status = reader.read();
+  if (!status.ok())
+    return status.error();
+  return file;
+}
+
+} // namespace declone

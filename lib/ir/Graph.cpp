@@ -1,0 +1,189 @@
+// Node creation, use-list maintenance, replace-all-uses and erasure.
+#include "declone/ir/Graph.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace declone {
+
+const Arg* Node::kwarg(std::string_view name) const {
+  for (const KwArg& kwarg : kwargs_)
+    if (kwarg.name == name)
+      return &kwarg.value;
+  return nullptr;
+}
+
+size_t Node::numUses() const {
+  size_t count = 0;
+  for (Use* use = firstUse_; use; use = use->next)
+    ++count;
+  return count;
+}
+
+std::vector<Node*> Node::users() const {
+  std::vector<Node*> result;
+  for (Use* use = firstUse_; use; use = use->next)
+    if (std::find(result.begin(), result.end(), use->user) == result.end())
+      result.push_back(use->user);
+  return result;
+}
+
+std::vector<Node*> Graph::placeholders() const {
+  std::vector<Node*> result;
+  for (Node* node : *this) {
+    if (!node->isPlaceholder())
+      break; // FX keeps placeholders first
+    result.push_back(node);
+  }
+  return result;
+}
+
+void Graph::numberNodes() const {
+  uint32_t order = 0;
+  for (Node* node : *this)
+    node->order_ = order++;
+}
+
+Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
+  static_assert(std::is_trivially_destructible_v<Node>);
+  Node* node = new (context_->allocateBytes(sizeof(Node), alignof(Node))) Node();
+  node->kind_ = kind;
+  node->name_ = context_->save(name);
+  node->graph_ = this;
+  if (!before)
+    before = output_;
+  if (before) {
+    assert(before->graph_ == this);
+    node->next_ = before;
+    node->prev_ = before->prev_;
+    (before->prev_ ? before->prev_->next_ : first_) = node;
+    before->prev_ = node;
+  } else {
+    node->prev_ = last_;
+    (last_ ? last_->next_ : first_) = node;
+    last_ = node;
+  }
+  ++size_;
+  return node;
+}
+
+Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation& type,
+                               const Arg* defaultValue) {
+  // Placeholders stay ahead of every other node, as in FX.
+  Node* before = first_;
+  while (before && before->isPlaceholder())
+    before = before->next_;
+  Node* node = newNode(Node::Kind::Placeholder, name, before);
+  node->type_ = type;
+  node->defaultValue_ = defaultValue;
+  return node;
+}
+
+Node* Graph::createCall(std::string_view name, const Target* target, std::span<Arg> args,
+                        std::span<KwArg> kwargs, const TypeAnnotation& type, Node* before) {
+  assert(target && "a call needs a target");
+  Node* node = newNode(Node::Kind::Call, name, before);
+  node->target_ = target;
+  node->type_ = type;
+  node->args_ = args;
+  node->kwargs_ = kwargs;
+  linkUses(node);
+  return node;
+}
+
+Node* Graph::createGetAttr(std::string_view name, std::string_view attribute,
+                           const TypeAnnotation& type, Node* before) {
+  Node* node = newNode(Node::Kind::GetAttr, name, before);
+  node->attribute_ = context_->save(attribute);
+  node->type_ = type;
+  return node;
+}
+
+Node* Graph::createOutput(Arg value) {
+  assert(!output_ && "a graph has one output");
+  Node* node = newNode(Node::Kind::Output, "output", nullptr);
+  std::span<Arg> args = context_->allocate<Arg>(1);
+  args[0] = value;
+  node->args_ = args;
+  linkUses(node);
+  output_ = node;
+  return node;
+}
+
+Arg Graph::nodeArg(Node* node) {
+  assert(node && node->graph_ == this);
+  Arg arg;
+  arg.kind = ArgKind::Node;
+  arg.use = context_->create<Use>();
+  arg.use->value = node;
+  return arg;
+}
+
+void Graph::addUse(Use& use, Node* value) {
+  use.value = value;
+  use.prev = nullptr;
+  use.next = value->firstUse_;
+  if (use.next)
+    use.next->prev = &use;
+  value->firstUse_ = &use;
+}
+
+void Graph::removeUse(Use& use) {
+  (use.prev ? use.prev->next : use.value->firstUse_) = use.next;
+  if (use.next)
+    use.next->prev = use.prev;
+  use.prev = use.next = nullptr;
+}
+
+void Graph::linkUses(Node* user) {
+  auto link = [&](Use& use) {
+    assert(use.value && use.value->graph_ == this && "argument refers to a foreign node");
+    use.user = user;
+    addUse(use, use.value);
+  };
+  for (Arg& arg : user->args_)
+    arg.forEachUse(link);
+  for (KwArg& kwarg : user->kwargs_)
+    kwarg.value.forEachUse(link);
+}
+
+void Graph::unlinkUses(Node* user) {
+  for (Arg& arg : user->args_)
+    arg.forEachUse(removeUse);
+  for (KwArg& kwarg : user->kwargs_)
+    kwarg.value.forEachUse(removeUse);
+}
+
+void Graph::replaceAllUsesWith(Node* from, Node* to) {
+  assert(from->graph_ == this && to->graph_ == this);
+  if (from == to)
+    return;
+  while (Use* use = from->firstUse_) {
+    removeUse(*use);
+    addUse(*use, to);
+  }
+}
+
+void Graph::setArgs(Node* node, std::span<Arg> args, std::span<KwArg> kwargs) {
+  unlinkUses(node);
+  node->args_ = args;
+  node->kwargs_ = kwargs;
+  linkUses(node);
+}
+
+void Graph::erase(Node* node) {
+  assert(node->graph_ == this);
+  assert(!node->hasUses() && "erasing a node that is still used");
+  unlinkUses(node);
+  if (!node->leadingTrivia_.empty() && node->next_ && node->next_->leadingTrivia_.empty())
+    node->next_->leadingTrivia_ = node->leadingTrivia_;
+  (node->prev_ ? node->prev_->next_ : first_) = node->next_;
+  (node->next_ ? node->next_->prev_ : last_) = node->prev_;
+  if (node == output_)
+    output_ = nullptr;
+  node->graph_ = nullptr;
+  node->prev_ = node->next_ = nullptr;
+  --size_;
+}
+
+} // namespace declone

@@ -1,0 +1,27 @@
+// Reading graph files and standard input, and reporting errors in the compiler style.
+#pragma once
+
+#include "declone/ir/Graph.h"
+#include "declone/support/Result.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace declone::cli {
+
+/// Exit statuses of the CLI contract (DESIGN.md section 5).
+enum ExitCode : int { kSuccess = 0, kDifference = 1, kBadInput = 2 };
+
+/// The display name of a path: "<stdin>" for "-".
+std::string displayName(std::string_view path);
+/// Reads a whole file, or standard input for "-".
+[[nodiscard]] Result<std::string> readInput(std::string_view path);
+/// Reads and parses a graph file; on failure prints `FILE:LINE:COL: error: ...` to stderr.
+[[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path);
+/// Writes `text` to the file, or to stdout for "" or "-".
+[[nodiscard]] Status writeOutput(std::string_view path, std::string_view text);
+/// Prints `declone: error: MESSAGE` (usage problems) to stderr.
+void reportUsageError(std::string_view message);
+
+} // namespace declone::cli
