@@ -123,7 +123,7 @@ private:
       out_ += '\n';
     }
   }
-  void symExpr(SymExpr expr, bool parenthesizeSums);
+  void symExpr(SymExpr expr, bool parenthesize);
   void annotation(const TypeAnnotation& type);
   void placeholder(const Node& node);
   void call(const Node& node);
@@ -137,17 +137,16 @@ private:
   std::vector<uint32_t> freeBegin_;
 };
 
-void Writer::symExpr(SymExpr expr, bool parenthesizeSums) {
+void Writer::symExpr(SymExpr expr, bool parenthesize) {
   if (std::optional<int64_t> constant = expr.constantValue()) {
     out_ += std::to_string(*constant);
     return;
   }
-  size_t start = out_.size();
+  if (parenthesize)
+    out_ += '(';
   context_.sym().print(expr, out_);
-  if (parenthesizeSums && out_.find(' ', start) != std::string::npos) {
-    out_.insert(start, 1, '(');
+  if (parenthesize)
     out_ += ')';
-  }
 }
 
 void Writer::type(const TypeAnnotation& type) {

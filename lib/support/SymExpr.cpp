@@ -871,6 +871,57 @@ struct SymContextImpl {
     return add(a, neg(b));
   }
 
+  /// The left-to-right fold of add/sub over `operands` (operand i negated if negate[i]),
+  /// computed in one pass so that long sums take O(n log n) instead of O(n^2) time and space.
+  SymExpr sum(std::span<const SymExpr> operands, std::span<const bool> negate) {
+    assert(!operands.empty() && operands.size() == negate.size());
+    if (std::optional<SymExpr> r = trySum(operands, negate))
+      return *r;
+    // Some partial sum overflows: replay the fold to get exactly its unfolded atoms.
+    SymExpr acc = negate[0] ? neg(operands[0]) : operands[0];
+    for (size_t i = 1; i < operands.size(); ++i)
+      acc = negate[i] ? sub(acc, operands[i]) : add(acc, operands[i]);
+    return acc;
+  }
+
+  /// sum() without overflow. Accumulating each monomial's coefficients in operand order checks
+  /// the same partial sums as the pairwise fold, so both succeed or fail together.
+  std::optional<SymExpr> trySum(std::span<const SymExpr> operands, std::span<const bool> negate) {
+    struct Summand {
+      int64_t coef;
+      const SymNode* mono;
+      uint32_t operand;
+      bool negate;
+    };
+    SmallVec<Summand, 16> summands;
+    int64_t constant = 0;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      PolyView p(operands[i]);
+      if (negate[i] ? __builtin_sub_overflow(constant, p.constant(), &constant)
+                    : __builtin_add_overflow(constant, p.constant(), &constant))
+        return std::nullopt;
+      for (const Term& t : p.terms())
+        summands.push_back({t.coef, t.mono, static_cast<uint32_t>(i), negate[i]});
+    }
+    std::sort(summands.begin(), summands.end(), [](const Summand& x, const Summand& y) {
+      int c = compareMonomials(x.mono, y.mono);
+      return c != 0 ? c < 0 : x.operand < y.operand;
+    });
+    SmallVec<Term, 16> out;
+    for (size_t i = 0; i < summands.size();) {
+      const SymNode* mono = summands[i].mono;
+      int64_t coef = 0;
+      for (; i < summands.size() && summands[i].mono == mono; ++i) {
+        if (summands[i].negate ? __builtin_sub_overflow(coef, summands[i].coef, &coef)
+                               : __builtin_add_overflow(coef, summands[i].coef, &coef))
+          return std::nullopt;
+      }
+      if (coef != 0)
+        out.push_back({coef, mono});
+    }
+    return makePoly(constant, out.span());
+  }
+
   SymExpr mul(SymExpr a, SymExpr b) {
     if (std::optional<SymExpr> r = tryMul(a, b))
       return *r;
@@ -1808,18 +1859,27 @@ private:
   }
 
   std::optional<SymExpr> parseArith() {
-    std::optional<SymExpr> lhs = parseTerm();
-    while (lhs) {
-      Token t = peek();
-      if (t.kind != Tok::Plus && t.kind != Tok::Minus)
-        return lhs;
+    std::optional<SymExpr> first = parseTerm();
+    if (!first)
+      return std::nullopt;
+    Token t = peek();
+    if (t.kind != Tok::Plus && t.kind != Tok::Minus)
+      return first;
+    // Collect the whole chain and sum it at once (see SymContextImpl::sum).
+    SmallVec<SymExpr, 8> operands;
+    SmallVec<bool, 8> negate;
+    operands.push_back(*first);
+    negate.push_back(false);
+    while (t.kind == Tok::Plus || t.kind == Tok::Minus) {
       advance(t);
       std::optional<SymExpr> rhs = parseTerm();
       if (!rhs)
         return std::nullopt;
-      lhs = t.kind == Tok::Plus ? ctx_.add(*lhs, *rhs) : ctx_.sub(*lhs, *rhs);
+      operands.push_back(*rhs);
+      negate.push_back(t.kind == Tok::Minus);
+      t = peek();
     }
-    return lhs;
+    return ctx_.sum(operands.span(), negate.span());
   }
 
   std::optional<SymExpr> parseTerm() {
@@ -2053,6 +2113,15 @@ SymExpr SymContext::add(SymExpr a, SymExpr b) { return impl_->add(a, b); }
 SymExpr SymContext::sub(SymExpr a, SymExpr b) { return impl_->sub(a, b); }
 SymExpr SymContext::mul(SymExpr a, SymExpr b) { return impl_->mul(a, b); }
 SymExpr SymContext::neg(SymExpr a) { return impl_->neg(a); }
+
+SymExpr SymContext::sum(std::span<const SymExpr> operands) {
+  if (operands.empty())
+    return SymExpr();
+  detail::SmallVec<bool, 16> positive;
+  for (size_t i = 0; i < operands.size(); ++i)
+    positive.push_back(false);
+  return impl_->sum(operands, positive.span());
+}
 SymExpr SymContext::floorDiv(SymExpr a, SymExpr b) { return impl_->floorDiv(a, b); }
 SymExpr SymContext::mod(SymExpr a, SymExpr b) { return impl_->mod(a, b); }
 SymExpr SymContext::ceilDiv(SymExpr a, SymExpr b) { return impl_->ceilDiv(a, b); }

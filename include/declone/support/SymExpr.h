@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -93,6 +94,8 @@ public:
   [[nodiscard]] SymExpr sub(SymExpr a, SymExpr b);
   [[nodiscard]] SymExpr mul(SymExpr a, SymExpr b);
   [[nodiscard]] SymExpr neg(SymExpr a);
+  /// The sum of all operands (0 if none); equal to folding add() but O(n log n) for long sums.
+  [[nodiscard]] SymExpr sum(std::span<const SymExpr> operands);
   /// Python `a // b` (rounds toward -inf).
   [[nodiscard]] SymExpr floorDiv(SymExpr a, SymExpr b);
   /// Python `a % b` (takes the sign of b).

@@ -1,0 +1,127 @@
+// Graph IR: use lists, replace-all-uses, erasure and creation.
+#include "TestSupport.h"
+
+namespace declone::test {
+namespace {
+
+constexpr std::string_view kChain = R"FX(def forward(self, x: "f32[4][1]cpu"):
+    # File: a.py:1 in f, code: y = x.clone()
+    clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(x);  x = None
+    # File: a.py:2 in f, code: z = y + y
+    add: "f32[4][1]cpu" = torch.ops.aten.add.Tensor(clone, clone)
+    mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(add, clone);  add = clone = None
+    return (mul,)
+)FX";
+
+TEST(Graph, UsesCountEverySlotUsersAreDistinct) {
+  auto file = parseOrFail(kChain);
+  Graph& graph = firstGraph(*file);
+  Node* clone = findNode(graph, "clone");
+  EXPECT_EQ(clone->numUses(), 3u);
+  auto users = clone->users();
+  ASSERT_EQ(users.size(), 2u);
+  EXPECT_NE(std::find(users.begin(), users.end(), findNode(graph, "add")), users.end());
+  EXPECT_NE(std::find(users.begin(), users.end(), findNode(graph, "mul")), users.end());
+  std::vector<std::string_view> inputs;
+  findNode(graph, "mul")->forEachInput([&](Node* node) { inputs.push_back(node->name()); });
+  EXPECT_EQ(inputs, (std::vector<std::string_view>{"add", "clone"}));
+}
+
+TEST(Graph, ReplaceAllUsesThenEraseRewritesTextAndFreeLists) {
+  auto file = parseOrFail(kChain);
+  Graph& graph = firstGraph(*file);
+  Node* clone = findNode(graph, "clone");
+  Node* input = findNode(graph, "x");
+  graph.replaceAllUsesWith(clone, input);
+  EXPECT_FALSE(clone->hasUses());
+  EXPECT_EQ(input->numUses(), 4u) << "three new uses plus the clone's own";
+  graph.erase(clone);
+  EXPECT_EQ(input->numUses(), 3u);
+  EXPECT_EQ(graph.size(), 4u);
+  // The clone's comment block has passed to the next node, whose own block it precedes.
+  EXPECT_EQ(writeGraphFile(*file), R"FX(def forward(self, x: "f32[4][1]cpu"):
+    # File: a.py:2 in f, code: z = y + y
+    add: "f32[4][1]cpu" = torch.ops.aten.add.Tensor(x, x)
+    mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(add, x);  add = x = None
+    return (mul,)
+)FX");
+}
+
+TEST(Graph, ErasedNodePassesItsCommentToAnUncommentedSuccessor) {
+  auto file = parseOrFail(R"FX(def forward(self, x: "f32[4][1]cpu"):
+    # File: a.py:1 in f, code: y = x.clone().relu()
+    clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(x);  x = None
+    relu: "f32[4][1]cpu" = torch.ops.aten.relu.default(clone);  clone = None
+    return (relu,)
+)FX");
+  Graph& graph = firstGraph(*file);
+  Node* clone = findNode(graph, "clone");
+  graph.replaceAllUsesWith(clone, findNode(graph, "x"));
+  graph.erase(clone);
+  ASSERT_EQ(findNode(graph, "relu")->leadingTrivia().size(), 1u);
+  EXPECT_EQ(writeGraphFile(*file), R"FX(def forward(self, x: "f32[4][1]cpu"):
+    # File: a.py:1 in f, code: y = x.clone().relu()
+    relu: "f32[4][1]cpu" = torch.ops.aten.relu.default(x);  x = None
+    return (relu,)
+)FX");
+}
+
+TEST(Graph, CreateCallLinksUsesAndPrints) {
+  auto file = parseOrFail(kChain);
+  Graph& graph = firstGraph(*file);
+  Context& context = graph.context();
+  Node* add = findNode(graph, "add");
+  std::span<Arg> args = context.allocate<Arg>(1);
+  args[0] = graph.nodeArg(add);
+  Node* relu = graph.createCall("relu", context.target(Target::Kind::Op, "torch.ops.aten.relu.default"),
+                                args, {}, TypeAnnotation(), findNode(graph, "mul"));
+  EXPECT_EQ(relu->prev(), add);
+  EXPECT_EQ(add->numUses(), 2u);
+  EXPECT_TRUE(relu->target()->isOp("aten", "relu"));
+  std::string text = writeGraphFile(*file);
+  EXPECT_NE(text.find("    relu = torch.ops.aten.relu.default(add);  relu = None\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Graph, SetArgsRelinksUses) {
+  auto file = parseOrFail(kChain);
+  Graph& graph = firstGraph(*file);
+  Node* mul = findNode(graph, "mul");
+  Node* x = findNode(graph, "x");
+  std::span<Arg> args = graph.context().allocate<Arg>(2);
+  args[0] = graph.nodeArg(x);
+  args[1] = graph.nodeArg(x);
+  graph.setArgs(mul, args, {});
+  EXPECT_EQ(findNode(graph, "add")->numUses(), 0u);
+  EXPECT_EQ(findNode(graph, "clone")->numUses(), 2u);
+  EXPECT_EQ(x->numUses(), 3u);
+}
+
+TEST(Graph, TargetsAreInternedAndSplit) {
+  Context context;
+  const Target* a = context.target(Target::Kind::Op, "torch.ops.aten.clone.default");
+  const Target* b = context.target(Target::Kind::Op, "torch.ops.aten.clone.default");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a->opNamespace, "aten");
+  EXPECT_EQ(a->opName, "clone");
+  EXPECT_EQ(a->overload, "default");
+  const Target* hop = context.target(Target::Kind::Op, "torch.ops.higher_order.auto_functionalized");
+  EXPECT_TRUE(hop->isHigherOrder());
+  EXPECT_EQ(hop->overload, "");
+  const Target* getitem = context.target(Target::Kind::Function, "operator.getitem");
+  EXPECT_TRUE(getitem->isOperator("getitem"));
+  EXPECT_FALSE(getitem->isOperator("item"));
+}
+
+TEST(Graph, NumberNodesFollowsProgramOrder) {
+  auto file = parseOrFail(kChain);
+  Graph& graph = firstGraph(*file);
+  graph.numberNodes();
+  uint32_t expected = 0;
+  for (Node* node : graph)
+    EXPECT_EQ(node->order(), expected++);
+}
+
+} // namespace
+} // namespace declone::test

@@ -1,0 +1,29 @@
+// Helpers shared by the unit tests: parsing snippets and comparing graphs structurally.
+#pragma once
+
+#include "declone/io/Reader.h"
+#include "declone/io/Writer.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <string_view>
+
+namespace declone::test {
+
+/// Parses `text`, failing the test (and returning null) if it does not parse.
+std::unique_ptr<GraphFile> parseOrFail(std::string_view text);
+
+/// The first module's graph of a parsed file.
+inline Graph& firstGraph(GraphFile& file) { return file.modules.front()->graph; }
+
+/// Finds a node by name in a graph (nullptr if absent).
+Node* findNode(const Graph& graph, std::string_view name);
+
+/// Empty if the two files hold the same graphs (structure, names, targets, arguments,
+/// annotations, comments and layout); otherwise a description of the first difference.
+std::string describeDifference(const GraphFile& a, const GraphFile& b);
+
+/// Reads a whole file from disk.
+std::string readFileOrDie(const std::string& path);
+
+} // namespace declone::test

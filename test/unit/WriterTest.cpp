@@ -1,0 +1,125 @@
+// Writer: canonical spelling of synthesized values, free lists, formats of signatures/returns.
+#include "TestSupport.h"
+
+namespace declone::test {
+namespace {
+
+std::string floatText(double value) {
+  Context context;
+  Arg arg;
+  arg.kind = ArgKind::Float;
+  arg.real = value;
+  std::string out;
+  writeArg(context, arg, out);
+  return out;
+}
+
+TEST(Writer, FloatsAsPythonRepr) {
+  EXPECT_EQ(floatText(0.0), "0.0");
+  EXPECT_EQ(floatText(-0.0), "-0.0");
+  EXPECT_EQ(floatText(1.0), "1.0");
+  EXPECT_EQ(floatText(1e-06), "1e-06");
+  EXPECT_EQ(floatText(0.0001), "0.0001");
+  EXPECT_EQ(floatText(0.125), "0.125");
+  EXPECT_EQ(floatText(1e16), "1e+16");
+  EXPECT_EQ(floatText(123456789012345.0), "123456789012345.0");
+  EXPECT_EQ(floatText(0.1), "0.1");
+  EXPECT_EQ(floatText(-2.5e-10), "-2.5e-10");
+  EXPECT_EQ(floatText(1.0 / 0.0), "inf");
+  EXPECT_EQ(floatText(-1.0 / 0.0), "-inf");
+}
+
+TEST(Writer, SynthesizedAnnotationsAreCanonical) {
+  Context context;
+  auto parsed = parseTypeAnnotation(context, "f32[s0, 4][8, 1]cuda:0@(2*s0)");
+  ASSERT_TRUE(parsed.ok());
+  TypeAnnotation type = *parsed;
+  type.spelling = {};
+  std::string out;
+  writeTypeAnnotation(context, type, out);
+  EXPECT_EQ(out, "f32[s0, 4][8, 1]cuda:0@(2*s0)");
+
+  auto zeroOffset = parseTypeAnnotation(context, "f32[3][1]cpu@0");
+  ASSERT_TRUE(zeroOffset.ok());
+  type = *zeroOffset;
+  type.spelling = {};
+  out.clear();
+  writeTypeAnnotation(context, type, out);
+  EXPECT_EQ(out, "f32[3][1]cpu") << "a zero offset is not printed";
+}
+
+TEST(Writer, FreeListsFollowPyTorch) {
+  // Last uses in order of first appearance (args then kwargs); unused nodes free themselves;
+  // placeholders and the return line free nothing. The input's lists are wrong or missing.
+  auto file = parseOrFail(R"FX(def forward(self, a: "f32[4]", b: "f32[4]"):
+    add: "f32[4]" = torch.ops.aten.add.Tensor(b, a, alpha = 2);  a = None
+    dead: "f32[4]" = torch.ops.aten.relu.default(add);  dead = None
+    mul: "f32[4]" = torch.ops.aten.mul.Tensor(add, add, out = b);  b = add = None
+    return (mul, a)
+)FX");
+  ASSERT_TRUE(file);
+  EXPECT_EQ(writeGraphFile(*file), R"FX(def forward(self, a: "f32[4]", b: "f32[4]"):
+    add: "f32[4]" = torch.ops.aten.add.Tensor(b, a, alpha = 2)
+    dead: "f32[4]" = torch.ops.aten.relu.default(add);  dead = None
+    mul: "f32[4]" = torch.ops.aten.mul.Tensor(add, add, out = b);  add = b = None
+    return (mul, a)
+)FX");
+}
+
+TEST(Writer, OldPyTorchDumpsKeepTheirFreeConvention) {
+  // Before PyTorch 2.3 unused nodes did not free themselves; such dumps print back unchanged.
+  constexpr std::string_view old = R"FX(def forward(self, a: "f32[4]"):
+    copy_: "f32[4]" = torch.ops.aten.copy_.default(a, a);  a = None
+    return ()
+)FX";
+  auto file = parseOrFail(old);
+  ASSERT_TRUE(file);
+  EXPECT_FALSE(firstGraph(*file).format().freeUnusedNodes);
+  EXPECT_EQ(writeGraphFile(*file), old);
+}
+
+TEST(Writer, ExpandedSignatureAndReturnKeepTheirComments) {
+  constexpr std::string_view expanded = R"FX(class GraphModule(torch.nn.Module):
+    def forward(
+        self,
+        primals_1: "Sym(s47)",  # PlainAOTInput(idx=0)
+        primals_3: "f32[s47][1]cpu",  # PlainAOTInput(idx=2)
+    ):
+        sin: "f32[s47][1]cpu" = torch.ops.aten.sin.default(primals_3);  primals_3 = None
+        return (
+            sin,  # PlainAOTOutput(idx=0)
+            primals_1,  # PlainAOTOutput(idx=1)
+        )
+)FX";
+  auto file = parseOrFail(expanded);
+  ASSERT_TRUE(file);
+  EXPECT_TRUE(firstGraph(*file).format().multiLineSignature);
+  EXPECT_TRUE(firstGraph(*file).format().multiLineReturn);
+  EXPECT_EQ(writeGraphFile(*file), expanded);
+}
+
+TEST(Writer, NonCanonicalSpacingBecomesCanonicalThenStable) {
+  auto file = parseOrFail("def forward(self, x: \"f32[4]\"):\n"
+                          "    y = torch.ops.aten.add.Tensor( x,x , alpha=2 )\n"
+                          "    z = y*2\n"
+                          "    return (z ,)\n");
+  ASSERT_TRUE(file);
+  std::string printed = writeGraphFile(*file);
+  EXPECT_EQ(printed, "def forward(self, x: \"f32[4]\"):\n"
+                     "    y = torch.ops.aten.add.Tensor(x, x, alpha = 2);  x = None\n"
+                     "    z = y * 2;  y = None\n"
+                     "    return (z,)\n");
+  auto again = parseOrFail(printed);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(writeGraphFile(*again), printed);
+}
+
+TEST(Writer, MissingFinalNewlineIsKept) {
+  std::string text = "def forward(self, x):\n    return (x,)\n    ";
+  auto file = parseOrFail(text);
+  ASSERT_TRUE(file);
+  EXPECT_EQ(writeGraphFile(*file), text);
+}
+
+} // namespace
+} // namespace declone::test
