@@ -22,8 +22,13 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr size_t kMaxProductTerms = 4096;
 /// `p**n` for a multi-term p is expanded only up to this exponent.
 constexpr int64_t kMaxExpandExponent = 64;
-/// Parser nesting limit (parentheses, calls, prefix operators, exponents).
+/// Parser nesting limit (parentheses, calls, prefix operators, exponents): bounds recursion.
 constexpr int kMaxNesting = 256;
+/// Limit on the depth of parsed expression trees. Operator chains like `a//b//c//...` nest
+/// without parentheses, and printing adds at most two levels of textual nesting per tree level
+/// (e.g. `((x//2))` as a factor), so this keeps every parse result printable within
+/// kMaxNesting and thereby re-parseable.
+constexpr int kMaxDepth = (kMaxNesting - 2) / 2;
 
 } // namespace
 
@@ -80,6 +85,7 @@ constexpr size_t kOperandSize = 16;
 ///  - Atoms: canonical argument SymExprs in `args`.
 struct SymNode {
   SymKind kind;
+  uint16_t depth;        // height of the tree below (saturating); constants have height 0
   uint32_t size;         // number of operands
   size_t hash;           // structural hash (of the interning key)
   int64_t constant;      // Poly: the constant term
@@ -661,6 +667,7 @@ struct SymContextImpl {
       return n;
     auto* node = new (arena.allocate(sizeof(SymNode), alignof(SymNode))) SymNode();
     node->kind = key.kind;
+    node->depth = depthOf(key);
     node->size = key.size;
     node->hash = h;
     node->constant = key.constant;
@@ -677,6 +684,22 @@ struct SymContextImpl {
     }
     table.insert(node);
     return node;
+  }
+
+  static uint16_t depthOf(const NodeKey& key) {
+    unsigned below = 0;
+    for (uint32_t i = 0; i < key.size; ++i) {
+      const SymNode* child;
+      if (key.kind == SymKind::Poly)
+        child = static_cast<const Term*>(key.ops)[i].mono;
+      else if (key.kind == SymKind::Monomial)
+        child = static_cast<const Factor*>(key.ops)[i].atom;
+      else
+        child = nodeOf(static_cast<const SymExpr*>(key.ops)[i]);
+      if (child)
+        below = std::max<unsigned>(below, child->depth);
+    }
+    return static_cast<uint16_t>(std::min<unsigned>(below + 1, UINT16_MAX));
   }
 
   SymExpr symbol(std::string_view name) {
@@ -1743,6 +1766,14 @@ private:
     return std::nullopt;
   }
 
+  /// Rejects results deeper than kMaxDepth (see there).
+  std::optional<SymExpr> bounded(SymExpr e, size_t pos) {
+    if (!e.isConstant() && nodeOf(e)->depth > kMaxDepth)
+      return fail(pos, "expression nested too deeply (depth limit " + std::to_string(kMaxDepth) +
+                           ")");
+    return e;
+  }
+
   std::nullopt_t failTooDeep(size_t pos) {
     return fail(pos, "expression nested too deeply (limit " + std::to_string(kMaxNesting) + ")");
   }
@@ -1853,12 +1884,13 @@ private:
       std::optional<SymExpr> rhs = parseArith();
       if (!rhs)
         return std::nullopt;
-      lhs = ctx_.atom2(kind, *lhs, *rhs);
+      lhs = bounded(ctx_.atom2(kind, *lhs, *rhs), t.pos);
     }
     return lhs;
   }
 
   std::optional<SymExpr> parseArith() {
+    size_t firstPos = peek().pos;
     std::optional<SymExpr> first = parseTerm();
     if (!first)
       return std::nullopt;
@@ -1879,7 +1911,7 @@ private:
       negate.push_back(t.kind == Tok::Minus);
       t = peek();
     }
-    return ctx_.sum(operands.span(), negate.span());
+    return bounded(ctx_.sum(operands.span(), negate.span()), firstPos);
   }
 
   std::optional<SymExpr> parseTerm() {
@@ -1895,16 +1927,16 @@ private:
         return std::nullopt;
       switch (t.kind) {
       case Tok::Star:
-        lhs = ctx_.mul(*lhs, *rhs);
+        lhs = bounded(ctx_.mul(*lhs, *rhs), t.pos);
         break;
       case Tok::SlashSlash:
-        lhs = ctx_.floorDiv(*lhs, *rhs);
+        lhs = bounded(ctx_.floorDiv(*lhs, *rhs), t.pos);
         break;
       case Tok::Percent:
-        lhs = ctx_.mod(*lhs, *rhs);
+        lhs = bounded(ctx_.mod(*lhs, *rhs), t.pos);
         break;
       default:
-        lhs = ctx_.atom2(SymKind::TrueDiv, *lhs, *rhs);
+        lhs = bounded(ctx_.atom2(SymKind::TrueDiv, *lhs, *rhs), t.pos);
         break;
       }
     }
@@ -1937,7 +1969,7 @@ private:
       std::optional<SymExpr> operand = parseUnary();
       if (!operand)
         return std::nullopt;
-      return ctx_.neg(*operand);
+      return bounded(ctx_.neg(*operand), t.pos);
     }
     return parseUnary();
   }
@@ -1956,7 +1988,7 @@ private:
     std::optional<SymExpr> exp = parseUnary();
     if (!exp)
       return std::nullopt;
-    return ctx_.pow(*base, *exp);
+    return bounded(ctx_.pow(*base, *exp), t.pos);
   }
 
   std::optional<SymExpr> parsePrimary() {
@@ -1991,7 +2023,7 @@ private:
         return std::nullopt;
       if (items.size() == 1)
         return items[0];
-      return ctx_.atom(SymKind::Tuple, items.span());
+      return bounded(ctx_.atom(SymKind::Tuple, items.span()), t.pos);
     }
     case Tok::End:
       return fail(t.pos, "expected an expression, found end of input");
@@ -2034,6 +2066,12 @@ private:
   }
 
   std::optional<SymExpr> parseCall(std::string_view name, size_t namePos, const Token& open) {
+    std::optional<SymExpr> call = parseCallUnbounded(name, namePos, open);
+    return call ? bounded(*call, namePos) : std::nullopt;
+  }
+
+  std::optional<SymExpr> parseCallUnbounded(std::string_view name, size_t namePos,
+                                            const Token& open) {
     advance(open);
     NestingScope scope(*this);
     if (scope.tooDeep())

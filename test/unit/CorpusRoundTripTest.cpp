@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> roundTripFiles() {
   std::vector<std::string> files;
   for (const char* root : {DECLONE_CORPUS_DIR, DECLONE_SOURCE_DIR "/examples",
-                           DECLONE_SOURCE_DIR "/test/lit/io"}) {
+                           DECLONE_SOURCE_DIR "/test/lit/roundtrip"}) {
     if (!fs::exists(root))
       continue;
     for (const auto& entry : fs::recursive_directory_iterator(root)) {

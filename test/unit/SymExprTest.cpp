@@ -433,6 +433,35 @@ TEST_F(SymExprTest, NestingIsBounded) {
   for (int i = 0; i < 100000; ++i)
     powers += "**2";
   EXPECT_NE(parseError(powers).message.find("too deeply"), std::string::npos);
+  // Operator chains nest without parentheses, so tree depth is limited too; whatever parses
+  // must still print within the nesting limit and re-parse to the same expression.
+  std::string chain = "s0";
+  for (int i = 0; i < 300; ++i)
+    chain += "//s1";
+  EXPECT_NE(parseError(chain).message.find("too deeply"), std::string::npos);
+  for (std::string_view pattern :
+       {"({}//s1)", "-({}//s1)", "2*(({}//s1))", "(s2*{}//s1)", "-2*({}//3)", "((-{})//s1)",
+        "Foo({})", "-Foo(-{})", "({} < 1)", "-({})/2", "({})/s1", "({})**s1", "-(({})/s1)**2",
+        "Max({}, s0)", "Mod({}, s1)", "CeilDiv(-{}, s1)", "({}, 1)", "2*({} + s1)", "-{}*s1",
+        "-(({})**2 - 1)"}) {
+    std::string text = "s0";
+    bool limited = false;
+    for (int n = 0; n < 300 && !limited; ++n) {
+      std::string next(pattern);
+      next.replace(next.find("{}"), 2, text);
+      text = std::move(next);
+      Result<SymExpr> r = ctx.parse(text);
+      if (!r) {
+        EXPECT_NE(r.error().message.find("too deeply"), std::string::npos) << r.error().message;
+        limited = true;
+        break;
+      }
+      std::string printed = ctx.print(*r);
+      Result<SymExpr> again = ctx.parse(printed);
+      ASSERT_TRUE(again.ok()) << pattern << " x" << n + 1 << ": " << again.error().message;
+      EXPECT_EQ(*again, *r) << pattern << " x" << n + 1;
+    }
+  }
   // Long flat expressions are fine: only nesting is limited.
   std::string sum = "s0";
   for (int i = 1; i < 2000; ++i)

@@ -14,6 +14,12 @@ void ArgumentParser::option(std::string_view name, std::string_view metavar, std
   specs_.push_back({Spec::Kind::Option, name, metavar, help, nullptr, out, nullptr});
 }
 
+void ArgumentParser::optionalValue(std::string_view name, std::string_view metavar,
+                                   std::string_view help, std::string* out,
+                                   std::string_view implicit) {
+  specs_.push_back({Spec::Kind::OptionalValue, name, metavar, help, nullptr, out, nullptr, implicit});
+}
+
 void ArgumentParser::repeated(std::string_view name, std::string_view metavar,
                               std::string_view help, std::vector<std::string>* out) {
   specs_.push_back({Spec::Kind::Repeated, name, metavar, help, nullptr, nullptr, out});
@@ -58,6 +64,10 @@ Status ArgumentParser::parse(std::span<const std::string_view> args) {
       if (inlineValue)
         return Error{"option '" + std::string(name) + "' takes no value"};
       *spec->flag = true;
+      continue;
+    }
+    if (spec->kind == Spec::Kind::OptionalValue) {
+      *spec->value = std::string(inlineValue.value_or(spec->implicit));
       continue;
     }
     std::string_view value;
@@ -113,7 +123,9 @@ std::string ArgumentParser::help() const {
     row(std::string(spec.metavar), spec.help);
   for (const Spec& spec : specs_) {
     std::string left(spec.name);
-    if (spec.kind != Spec::Kind::Flag)
+    if (spec.kind == Spec::Kind::OptionalValue)
+      left += "[=" + std::string(spec.metavar) + "]";
+    else if (spec.kind != Spec::Kind::Flag)
       left += " " + std::string(spec.metavar);
     row(left, spec.help);
   }

@@ -19,6 +19,9 @@ public:
   /// `--name VALUE` or `--name=VALUE`.
   void option(std::string_view name, std::string_view metavar, std::string_view help,
               std::string* out);
+  /// `--name` alone takes `implicit`; `--name=VALUE` takes VALUE.
+  void optionalValue(std::string_view name, std::string_view metavar, std::string_view help,
+                     std::string* out, std::string_view implicit);
   /// May be given several times.
   void repeated(std::string_view name, std::string_view metavar, std::string_view help,
                 std::vector<std::string>* out);
@@ -33,13 +36,14 @@ public:
 
 private:
   struct Spec {
-    enum class Kind { Flag, Option, Repeated } kind;
+    enum class Kind { Flag, Option, OptionalValue, Repeated } kind;
     std::string_view name;
     std::string_view metavar;
     std::string_view help;
     bool* flag = nullptr;
     std::string* value = nullptr;
     std::vector<std::string>* values = nullptr;
+    std::string_view implicit = {};
   };
   struct Positional {
     std::string_view metavar;

@@ -14,9 +14,13 @@ struct Command {
 };
 
 int runPrint(std::span<const std::string_view> args);
+int runOpt(std::span<const std::string_view> args);
+int runAnalyze(std::span<const std::string_view> args);
 
 inline constexpr Command kCommands[] = {
     {"print", "parse a graph and write it back in canonical form", runPrint},
+    {"opt", "remove redundant clones; remarks say why each clone is kept", runOpt},
+    {"analyze", "show storages, layouts and accesses behind every clone decision", runAnalyze},
 };
 
 } // namespace declone::cli

@@ -1,6 +1,6 @@
 # Truncated text, binary garbage, and brackets nested far deeper than any graph: each is a
 # located error with exit status 2, never a crash or a hang.
-# RUN: head -c 700 %S/../io/roundtrip-canonical.fx > %t.truncated
+# RUN: head -c 700 %S/../roundtrip/roundtrip-canonical.fx > %t.truncated
 # RUN: %expect-exit 2 %declone print %t.truncated 2>&1 | %FileCheck %s --check-prefix=TRUNC
 # TRUNC: .truncated:10:81: error: use of undefined name 'memory_'
 # RUN: head -c 4096 %declone | %expect-exit 2 %declone print - 2>&1 | %FileCheck %s --check-prefix=BINARY

@@ -1,0 +1,73 @@
+// What each node reads, writes and aliases, from op schemas and the higher-order op rules.
+#pragma once
+
+#include "declone/ir/Graph.h"
+#include "declone/schema/SchemaRegistry.h"
+
+#include <string>
+#include <vector>
+
+namespace declone {
+
+/// How a value (or one output of a multi-output node) relates to the node's tensor inputs.
+struct OutputAlias {
+  enum class Kind : uint8_t {
+    NotTensor, ///< a symbolic int, a scalar, None
+    Fresh,     ///< newly allocated: aliases nothing that exists
+    Aliases,   ///< a view of, or the same tensor as, `input`
+    Unknown,   ///< may alias any tensor input (unknown op or wildcard annotation)
+  };
+  Kind kind = Kind::NotTensor;
+  const Node* input = nullptr; ///< for Aliases
+};
+
+/// The effects of one node.
+struct NodeEffects {
+  /// One tensor input of the node; each distinct value once.
+  struct Access {
+    const Node* value;
+    bool write;
+  };
+  /// False when the op has no usable schema (none, or a wildcard alias annotation): it may read
+  /// and write every tensor argument and its results may alias any of them.
+  bool known = true;
+  /// Why `known` is false, for remarks: "no schema for aten::foo.default".
+  std::string unknownReason;
+  std::vector<Access> accesses;
+  /// The node's own value. For multi-output nodes (tuples, tensor lists) this is NotTensor and
+  /// `outputs` describes the elements, which `operator.getitem` takes apart.
+  OutputAlias result;
+  std::vector<OutputAlias> outputs;
+  /// `outputs` has one entry that describes every element (a `Tensor[]` return).
+  bool listOutput = false;
+};
+
+/// Computes NodeEffects for every node of a graph. Read-only after construction.
+class EffectAnalysis {
+public:
+  EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas);
+
+  [[nodiscard]] const NodeEffects& effects(const Node* node) const {
+    return effects_[node->order()];
+  }
+  /// The schema a call resolved to, or nullptr.
+  [[nodiscard]] const OpSchema* schema(const Node* node) const { return schemas_[node->order()]; }
+  /// The alias relation of output `index` of a multi-output node.
+  [[nodiscard]] OutputAlias output(const Node* node, size_t index) const;
+  /// Whether the node's value may be (or contain) a tensor.
+  [[nodiscard]] bool isTensor(const Node* node) const;
+
+private:
+  void analyzeCall(const Node* node, NodeEffects& effects);
+  void analyzeOpCall(const Node* node, const OpSchema& schema, NodeEffects& effects);
+  void analyzeGetItem(const Node* node, NodeEffects& effects);
+  void makeUnknown(const Node* node, NodeEffects& effects, std::string reason);
+  void addAccess(NodeEffects& effects, const Node* value, bool write);
+
+  const Graph& graph_;
+  const SchemaRegistry& registry_;
+  std::vector<NodeEffects> effects_;
+  std::vector<const OpSchema*> schemas_;
+};
+
+} // namespace declone

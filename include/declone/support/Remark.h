@@ -1,0 +1,30 @@
+// Remarks: one record per optimization decision, printable as compiler-style text or JSON.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace declone {
+
+/// Why a pass made a decision about one node, in the DESIGN.md section 4 vocabulary.
+struct Remark {
+  enum class Decision : uint8_t { Removed, Kept };
+  std::string node;                  ///< the node's name
+  uint32_t line = 0;                 ///< its line in the input (0 if unknown)
+  Decision decision = Decision::Kept;
+  std::optional<std::string> reason; ///< a reason code such as "layout-changed"; none if removed
+  std::string detail;                ///< for people: "strides [3, 1] != [5, 1]"
+
+  /// `FILE:LINE: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]`
+  [[nodiscard]] std::string formatText(std::string_view file) const;
+  /// One JSON object: {"node": ..., "line": ..., "decision": ..., "reason": ..., "detail": ...}
+  [[nodiscard]] std::string formatJson() const;
+};
+
+/// Appends `text` to `out` as a JSON string literal.
+void appendJsonString(std::string_view text, std::string& out);
+
+} // namespace declone

@@ -1,0 +1,77 @@
+// Clone elimination: replace `c = aten.clone(a)` by `a` where DESIGN.md section 4 proves it safe.
+#pragma once
+
+#include "declone/ir/Graph.h"
+#include "declone/schema/SchemaRegistry.h"
+#include "declone/support/Remark.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace declone {
+
+/// Why a clone is kept: the rules of DESIGN.md section 4, in the order they are checked.
+enum class KeepReason : uint8_t {
+  LayoutChanged,
+  LayoutUnknown,
+  UnknownEffects,
+  InputMutation,
+  SourceReadAfterWrite,
+  CloneReadAfterSourceWrite,
+  OutputAlias,
+};
+inline constexpr size_t kNumKeepReasons = 7;
+/// The reason code printed in remarks: "layout-changed", ...
+[[nodiscard]] std::string_view reasonCode(KeepReason reason);
+
+enum class CloneEliminationMode : uint8_t {
+  /// Every rule of DESIGN.md section 4.
+  Safe,
+  /// vLLM's UnsafeCloneEliminationPass (with its layout fix), decision for decision, minus the
+  /// assertions: where vLLM would crash the clone is kept and the remark says why.
+  Vllm,
+};
+
+struct CloneEliminationOptions {
+  CloneEliminationMode mode = CloneEliminationMode::Safe;
+  /// donated[i]: placeholder i (signature order, Sym placeholders included) is donated.
+  std::vector<bool> donated;
+  /// Schemas to resolve ops with; the built-in registry when null.
+  const SchemaRegistry* schemas = nullptr;
+};
+
+struct CloneEliminationStats {
+  size_t clones = 0;  ///< clones seen
+  size_t removed = 0; ///< including dead ones
+  size_t dead = 0;    ///< removed because nothing used them
+  std::array<size_t, kNumKeepReasons> kept{};
+  /// Bytes no longer copied, over removed clones whose sizes are static.
+  uint64_t bytesRemoved = 0;
+  /// Removed clones whose size is symbolic (not in bytesRemoved).
+  size_t removedSymbolic = 0;
+
+  CloneEliminationStats& operator+=(const CloneEliminationStats& other);
+};
+
+struct CloneEliminationResult {
+  bool changed = false;
+  std::vector<Remark> remarks; ///< one per clone, in program order
+  CloneEliminationStats stats;
+};
+
+/// Runs the pass on one graph. Idempotent: a second run removes nothing more.
+[[nodiscard]] CloneEliminationResult eliminateClones(Graph& graph,
+                                                     const CloneEliminationOptions& options);
+
+/// Runs the pass on a module's graph and on its nested subgraphs, whose inputs belong to their
+/// caller and so are never donated.
+[[nodiscard]] CloneEliminationResult eliminateClones(GraphModule& module,
+                                                     const CloneEliminationOptions& options);
+
+/// Parses `--donated`: comma-separated placeholder indices or names. Errors name the bad item.
+[[nodiscard]] Result<std::vector<bool>> parseDonatedList(std::string_view list, const Graph& graph);
+
+} // namespace declone

@@ -1,0 +1,232 @@
+// Effects of nodes: schema alias annotations, higher-order ops, getitem, conservative fallback.
+#include "declone/analysis/Effects.h"
+
+#include <algorithm>
+
+namespace declone {
+namespace {
+
+/// Higher-order ops that only read their tensor arguments and return fresh tensors.
+constexpr std::string_view kFunctionalHigherOrderOps[] = {
+    "auto_functionalized", "auto_functionalized_v2", "triton_kernel_wrapper_functional"};
+
+bool isFunctionalHigherOrder(const Target& target) {
+  return target.isHigherOrder() &&
+         std::find(std::begin(kFunctionalHigherOrderOps), std::end(kFunctionalHigherOrderOps),
+                   target.opName) != std::end(kFunctionalHigherOrderOps);
+}
+
+std::string schemaName(const Target& target) {
+  std::string name = std::string(target.opNamespace) + "::" + std::string(target.opName);
+  if (!target.overload.empty())
+    name += "." + std::string(target.overload);
+  return name;
+}
+
+} // namespace
+
+EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
+    : graph_(graph), registry_(schemas) {
+  graph.numberNodes();
+  effects_.resize(graph.size());
+  schemas_.assign(graph.size(), nullptr);
+  for (const Node* node : graph) {
+    NodeEffects& effects = effects_[node->order()];
+    bool symbolic = node->type().kind == TypeAnnotation::Kind::Sym;
+    switch (node->kind()) {
+    case Node::Kind::Placeholder:
+    case Node::Kind::GetAttr:
+      effects.result.kind = symbolic ? OutputAlias::Kind::NotTensor : OutputAlias::Kind::Fresh;
+      break;
+    case Node::Kind::Output:
+      node->forEachInput([&](Node* input) {
+        if (isTensor(input))
+          addAccess(effects, input, false);
+      });
+      break;
+    case Node::Kind::Call:
+      analyzeCall(node, effects);
+      // A symbolic int annotation settles what a result is, whatever produced it.
+      if (symbolic && effects.known)
+        effects.result.kind = OutputAlias::Kind::NotTensor;
+      break;
+    }
+  }
+}
+
+bool EffectAnalysis::isTensor(const Node* node) const {
+  const NodeEffects& effects = effects_[node->order()];
+  return effects.result.kind != OutputAlias::Kind::NotTensor || !effects.outputs.empty();
+}
+
+OutputAlias EffectAnalysis::output(const Node* node, size_t index) const {
+  const NodeEffects& effects = effects_[node->order()];
+  if (effects.listOutput)
+    return effects.outputs.front();
+  if (index < effects.outputs.size())
+    return effects.outputs[index];
+  return {OutputAlias::Kind::Unknown, nullptr};
+}
+
+void EffectAnalysis::addAccess(NodeEffects& effects, const Node* value, bool write) {
+  for (NodeEffects::Access& access : effects.accesses) {
+    if (access.value == value) {
+      access.write = access.write || write;
+      return;
+    }
+  }
+  effects.accesses.push_back({value, write});
+}
+
+void EffectAnalysis::makeUnknown(const Node* node, NodeEffects& effects, std::string reason) {
+  effects.known = false;
+  effects.unknownReason = std::move(reason);
+  effects.accesses.clear();
+  node->forEachInput([&](Node* input) {
+    if (isTensor(input))
+      addAccess(effects, input, true);
+  });
+  effects.result = {OutputAlias::Kind::Unknown, nullptr};
+  effects.outputs.assign(1, {OutputAlias::Kind::Unknown, nullptr});
+  effects.listOutput = true;
+}
+
+void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
+  const Target& target = *node->target();
+  switch (target.kind) {
+  case Target::Kind::Op: {
+    if (isFunctionalHigherOrder(target)) {
+      // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
+      // values op would have mutated; the tuple is taken apart with getitem.
+      node->forEachInput([&](Node* input) {
+        if (isTensor(input))
+          addAccess(effects, input, false);
+      });
+      effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+      effects.listOutput = true;
+      return;
+    }
+    if (target.isHigherOrder())
+      return makeUnknown(node, effects,
+                         "higher-order op " + std::string(target.opName) + " has no effect model");
+    const OpSchema* schema = registry_.lookup(target.opNamespace, target.opName, target.overload);
+    if (!schema)
+      return makeUnknown(node, effects, "no schema for " + schemaName(target));
+    if (schema->hasWildcard())
+      return makeUnknown(node, effects, "wildcard alias annotation in " + schemaName(target));
+    schemas_[node->order()] = schema;
+    return analyzeOpCall(node, *schema, effects);
+  }
+  case Target::Kind::Function: {
+    if (target.isOperator("getitem"))
+      return analyzeGetItem(node, effects);
+    bool tensorInput = false;
+    node->forEachInput([&](Node* input) { tensorInput = tensorInput || isTensor(input); });
+    if (tensorInput)
+      return makeUnknown(node, effects,
+                         "Python function " + std::string(target.qualifiedName) +
+                             " with tensor arguments");
+    // Symbolic-int arithmetic such as `s0 * 2` or torch.sym_min.
+    effects.result.kind = node->type().kind == TypeAnnotation::Kind::Tensor
+                              ? OutputAlias::Kind::Fresh
+                              : OutputAlias::Kind::NotTensor;
+    return;
+  }
+  case Target::Kind::Method:
+    return makeUnknown(node, effects, "method call ." + std::string(target.qualifiedName) + "()");
+  case Target::Kind::Module:
+    return makeUnknown(node, effects,
+                       "submodule call self." + std::string(target.qualifiedName) + "()");
+  }
+}
+
+void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema,
+                                   NodeEffects& effects) {
+  // Which node fills each schema argument, for resolving return aliases.
+  std::vector<const Arg*> bound(schema.arguments.size(), nullptr);
+  auto bind = [&](const Arg& value, std::optional<size_t> index) {
+    bool write = index && schema.writesArgument(*index);
+    if (index)
+      bound[*index] = &value;
+    value.forEachNode([&](Node* input) {
+      if (isTensor(input))
+        addAccess(effects, input, write);
+    });
+  };
+  std::span<const Arg> args = node->args();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i >= schema.arguments.size() && !schema.isVararg)
+      return makeUnknown(node, effects,
+                         "more arguments than the schema of " + schema.fullName() + " declares");
+    bind(args[i], i < schema.arguments.size() ? std::optional<size_t>(i) : std::nullopt);
+  }
+  for (const KwArg& kwarg : node->kwargs()) {
+    std::optional<size_t> index = schema.argumentIndex(kwarg.name);
+    if (!index)
+      return makeUnknown(node, effects,
+                         "keyword '" + std::string(kwarg.name) + "' is not in the schema of " +
+                             schema.fullName());
+    bind(kwarg.value, index);
+  }
+
+  auto relation = [&](size_t returnIndex) -> OutputAlias {
+    const SchemaArgument& ret = schema.returns[returnIndex];
+    if (!ret.isTensorLike())
+      return {OutputAlias::Kind::NotTensor, nullptr};
+    if (schema.returnIsFresh(returnIndex))
+      return {OutputAlias::Kind::Fresh, nullptr};
+    std::optional<size_t> argument = schema.returnAliasesArgument(returnIndex);
+    if (!argument)
+      return {OutputAlias::Kind::Unknown, nullptr};
+    const Arg* value = bound[*argument];
+    if (!value || value->kind == ArgKind::None)
+      return {OutputAlias::Kind::Fresh, nullptr}; // the aliased argument was not passed
+    if (value->isNode())
+      return {OutputAlias::Kind::Aliases, value->node()};
+    return {OutputAlias::Kind::Unknown, nullptr}; // e.g. one of a list of tensors
+  };
+  if (schema.returns.size() == 1 && !schema.isVarret) {
+    if (schema.returns[0].type.isList()) {
+      effects.outputs.assign(1, relation(0));
+      effects.listOutput = true;
+    } else {
+      effects.result = relation(0);
+    }
+    return;
+  }
+  if (schema.isVarret) {
+    effects.outputs.assign(1, {OutputAlias::Kind::Unknown, nullptr});
+    effects.listOutput = true;
+    return;
+  }
+  for (size_t i = 0; i < schema.returns.size(); ++i)
+    effects.outputs.push_back(relation(i));
+}
+
+void EffectAnalysis::analyzeGetItem(const Node* node, NodeEffects& effects) {
+  std::span<const Arg> args = node->args();
+  if (args.size() != 2 || !args[0].isNode())
+    return makeUnknown(node, effects, "unexpected operator.getitem arguments");
+  const Node* container = args[0].node();
+  const NodeEffects& source = effects_[container->order()];
+  // Tensor indices are read; the container itself is only taken apart.
+  args[1].forEachNode([&](Node* input) {
+    if (isTensor(input))
+      addAccess(effects, input, false);
+  });
+  if (!source.outputs.empty()) {
+    if (args[1].kind != ArgKind::Int)
+      return makeUnknown(node, effects, "getitem with a non-constant index");
+    effects.result = output(container, static_cast<size_t>(args[1].integer));
+    return;
+  }
+  if (source.result.kind == OutputAlias::Kind::NotTensor) {
+    effects.result.kind = OutputAlias::Kind::NotTensor;
+    return;
+  }
+  // Python indexing of a tensor: basic indexing is a view, advanced indexing a copy. Treating
+  // both as a view only adds aliasing, which is the safe direction.
+  effects.result = {OutputAlias::Kind::Aliases, container};
+}
+
+} // namespace declone

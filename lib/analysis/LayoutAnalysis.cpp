@@ -1,0 +1,420 @@
+// Layout inference: annotations first, then view-op storage offsets and clone memory formats.
+#include "declone/analysis/LayoutAnalysis.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace declone {
+namespace {
+
+/// View ops whose result starts where their input starts.
+constexpr std::string_view kSameOffsetViews[] = {
+    "view",       "_reshape_alias", "permute",  "transpose", "t",        "numpy_T",
+    "expand",     "expand_as",      "squeeze",  "unsqueeze", "alias",    "detach",
+    "view_as",    "unfold",         "movedim",  "swapaxes",  "swapdims", "mT",
+    "mH",         "adjoint",        "_conj",    "conj",      "_neg_view", "view_as_real",
+    "view_as_complex", "positive",
+};
+/// Ops that return a view when they can and a copy otherwise: the offset is the input's when
+/// that is 0 (a copy starts at 0 too), else unknown.
+constexpr std::string_view kMaybeViews[] = {"reshape", "flatten", "unflatten", "contiguous"};
+
+bool contains(std::span<const std::string_view> names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool isAtenOp(const Node* node, std::string_view name) {
+  return node->isCall() && node->target()->isOp("aten", name);
+}
+
+SymExpr atLeastOne(SymContext& sym, SymExpr size) {
+  if (std::optional<int64_t> constant = size.constantValue())
+    return SymExpr::constant(std::max<int64_t>(*constant, 1));
+  return sym.isPositive(size) ? size : sym.max(size, SymExpr::constant(1));
+}
+
+/// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).
+std::vector<SymExpr> contiguousStrides(SymContext& sym, std::span<const SymExpr> sizes) {
+  std::vector<SymExpr> strides(sizes.size());
+  SymExpr running = SymExpr::constant(1);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    running = sym.mul(running, atLeastOne(sym, sizes[i]));
+  }
+  return strides;
+}
+
+/// Strides of a dense layout whose dimensions are laid out in `order` (innermost first).
+std::vector<SymExpr> stridesInOrder(SymContext& sym, std::span<const SymExpr> sizes,
+                                    std::span<const size_t> order) {
+  std::vector<SymExpr> strides(sizes.size());
+  SymExpr running = SymExpr::constant(1);
+  for (size_t dim : order) {
+    strides[dim] = running;
+    running = sym.mul(running, atLeastOne(sym, sizes[dim]));
+  }
+  return strides;
+}
+
+/// PyTorch's infer_dense_strides (TensorIterator's permutation rule), for constant layouts.
+std::optional<std::vector<SymExpr>> inferDenseStrides(std::span<const SymExpr> sizes,
+                                                      std::span<const SymExpr> strides) {
+  size_t rank = sizes.size();
+  std::vector<int64_t> size(rank), stride(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    std::optional<int64_t> s = sizes[i].constantValue();
+    std::optional<int64_t> t = strides[i].constantValue();
+    if (!s || !t)
+      return std::nullopt;
+    size[i] = *s;
+    stride[i] = *t;
+  }
+  std::vector<SymExpr> out(rank);
+  if (rank == 0)
+    return out;
+  if (rank == 1) {
+    out[0] = SymExpr::constant(1);
+    return out;
+  }
+  std::vector<size_t> perm(rank);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  auto shouldSwap = [&](size_t dim0, size_t dim1) {
+    if (stride[dim0] == 0 || stride[dim1] == 0)
+      return 0;
+    if (stride[dim0] < stride[dim1])
+      return -1;
+    if (stride[dim0] > stride[dim1])
+      return 1;
+    return size[dim0] > size[dim1] ? 1 : 0;
+  };
+  for (size_t i = 1; i < rank; ++i) {
+    size_t dim1 = i;
+    for (size_t j = 1; j <= i; ++j) {
+      size_t dim0 = i - j;
+      int comparison = shouldSwap(perm[dim0], perm[dim1]);
+      if (comparison > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (comparison < 0) {
+        break;
+      }
+    }
+  }
+  int64_t running = 1;
+  for (size_t dim : perm) {
+    out[dim] = SymExpr::constant(running);
+    if (size[dim] > 1)
+      running *= size[dim];
+  }
+  return out;
+}
+
+void appendList(const SymContext& sym, std::span<const SymExpr> values, std::string& out) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i)
+      out += ", ";
+    sym.print(values[i], out);
+  }
+  out += ']';
+}
+
+} // namespace
+
+std::string formatLayout(const SymContext& sym, const Layout& layout) {
+  std::string out(abbreviation(layout.dtype));
+  appendList(sym, layout.sizes, out);
+  if (layout.strides)
+    appendList(sym, *layout.strides, out);
+  else
+    out += "[?]";
+  out += layout.device;
+  out += '@';
+  if (layout.storageOffset)
+    sym.print(*layout.storageOffset, out);
+  else
+    out += '?';
+  return out;
+}
+
+std::optional<bool> LayoutAnalysis::isNonOverlappingAndDense(SymContext& sym,
+                                                             std::span<const SymExpr> sizes,
+                                                             std::span<const SymExpr> strides) {
+  // Dimensions of size 0 or 1 do not matter; symbolic sizes are taken to be >= 2, as PyTorch
+  // specializes 0 and 1.
+  std::vector<size_t> remaining;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::optional<int64_t> size = sizes[i].constantValue();
+    if (!size || *size >= 2)
+      remaining.push_back(i);
+  }
+  SymExpr required = SymExpr::constant(1);
+  while (!remaining.empty()) {
+    auto next = std::find_if(remaining.begin(), remaining.end(),
+                             [&](size_t dim) { return strides[dim] == required; });
+    if (next == remaining.end()) {
+      bool allConstant = required.isConstant() &&
+                         std::all_of(remaining.begin(), remaining.end(),
+                                     [&](size_t dim) { return strides[dim].isConstant(); });
+      if (allConstant)
+        return false;
+      return std::nullopt;
+    }
+    required = sym.mul(required, sizes[*next]);
+    remaining.erase(next);
+  }
+  return true;
+}
+
+std::optional<std::vector<SymExpr>> LayoutAnalysis::cloneStrides(SymContext& sym,
+                                                                 const Layout& input,
+                                                                 MemoryFormat format) {
+  std::span<const SymExpr> sizes = input.sizes;
+  switch (format) {
+  case MemoryFormat::Contiguous:
+    return contiguousStrides(sym, sizes);
+  case MemoryFormat::ChannelsLast: {
+    if (sizes.size() != 4)
+      return std::nullopt;
+    const size_t order[] = {1, 3, 2, 0}; // C, W, H, N innermost first
+    return stridesInOrder(sym, sizes, order);
+  }
+  case MemoryFormat::ChannelsLast3d: {
+    if (sizes.size() != 5)
+      return std::nullopt;
+    const size_t order[] = {1, 4, 3, 2, 0};
+    return stridesInOrder(sym, sizes, order);
+  }
+  case MemoryFormat::Preserve: {
+    if (!input.strides)
+      return std::nullopt;
+    std::optional<bool> dense = isNonOverlappingAndDense(sym, sizes, *input.strides);
+    if (!dense)
+      return std::nullopt;
+    if (*dense)
+      return std::vector<SymExpr>(input.strides->begin(), input.strides->end());
+    return inferDenseStrides(sizes, *input.strides);
+  }
+  }
+  return std::nullopt;
+}
+
+LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects)
+    : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
+  graph.numberNodes();
+  layouts_.resize(graph.size());
+  for (const Node* node : graph) {
+    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+      continue;
+    const TensorType& type = *node->type().tensor;
+    Layout layout;
+    layout.dtype = type.dtype;
+    layout.device = type.device;
+    layout.sizes = type.sizes;
+    layout.strides = type.strides;
+    layout.storageOffset = type.storageOffset;
+    if (!layout.storageOffset)
+      layout.storageOffset = inferOffset(node, layout);
+    if (!layout.strides && isAtenOp(node, "clone") && !node->args().empty() &&
+        node->args()[0].isNode()) {
+      if (const Layout* input = this->layout(node->args()[0].node())) {
+        MemoryFormat format = MemoryFormat::Preserve;
+        if (const Arg* arg = node->kwarg("memory_format"); arg && arg->kind == ArgKind::MemoryFormat)
+          format = arg->memoryFormat();
+        if (std::optional<std::vector<SymExpr>> strides = cloneStrides(sym_, *input, format))
+          layout.strides = save(*strides);
+      }
+    }
+    layouts_[node->order()] = layout;
+  }
+}
+
+std::span<const SymExpr> LayoutAnalysis::save(const std::vector<SymExpr>& values) {
+  std::span<SymExpr> out = graph_.context().allocate<SymExpr>(values.size());
+  std::copy(values.begin(), values.end(), out.begin());
+  return out;
+}
+
+std::optional<SymExpr> LayoutAnalysis::intArgument(const Node* node, size_t index,
+                                                   std::string_view name,
+                                                   std::optional<int64_t> fallback) const {
+  const Arg* arg = index < node->args().size() ? &node->args()[index] : node->kwarg(name);
+  if (!arg || arg->kind == ArgKind::None)
+    return fallback ? std::optional<SymExpr>(SymExpr::constant(*fallback)) : std::nullopt;
+  if (arg->kind == ArgKind::Int)
+    return SymExpr::constant(arg->integer);
+  if (arg->isNode() && arg->node()->type().kind == TypeAnnotation::Kind::Sym)
+    return arg->node()->type().sym;
+  return std::nullopt;
+}
+
+std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node, const Layout&) const {
+  switch (node->kind()) {
+  case Node::Kind::Placeholder:
+  case Node::Kind::GetAttr:
+    return SymExpr::constant(0); // graph inputs start at 0 unless annotated
+  case Node::Kind::Output:
+    return std::nullopt;
+  case Node::Kind::Call:
+    break;
+  }
+  if (isAtenOp(node, "clone"))
+    return SymExpr::constant(0);
+  if (node->target()->isOperator("getitem") && node->args()[0].isNode() &&
+      !effects_.effects(node->args()[0].node()).outputs.empty())
+    return splitElementOffset(node);
+  const OutputAlias& result = effects_.effects(node).result;
+  switch (result.kind) {
+  case OutputAlias::Kind::Fresh:
+    return SymExpr::constant(0);
+  case OutputAlias::Kind::Aliases: {
+    const OpSchema* schema = effects_.schema(node);
+    // An in-place or out= op returns the very tensor it wrote.
+    if (schema && schema->isMutable())
+      if (const Layout* input = layout(result.input))
+        return input->storageOffset;
+    return viewOffset(node);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
+  if (node->target()->kind != Target::Kind::Op || node->target()->opNamespace != "aten" ||
+      node->args().empty() || !node->args()[0].isNode())
+    return std::nullopt;
+  const Layout* input = layout(node->args()[0].node());
+  if (!input || !input->storageOffset)
+    return std::nullopt;
+  std::string_view name = node->target()->opName;
+  SymExpr base = *input->storageOffset;
+  if (contains(kSameOffsetViews, name))
+    return base;
+  if (contains(kMaybeViews, name))
+    return base == SymExpr::constant(0) ? std::optional<SymExpr>(base) : std::nullopt;
+  if (name == "as_strided")
+    return intArgument(node, 3, "storage_offset", std::nullopt).value_or(base);
+
+  // Views that start `start` elements into dimension `dim`.
+  std::optional<SymExpr> dim, start;
+  if (name == "slice") {
+    dim = intArgument(node, 1, "dim", 0);
+    start = intArgument(node, 2, "start", 0);
+  } else if (name == "select") {
+    dim = intArgument(node, 1, "dim", std::nullopt);
+    start = intArgument(node, 2, "index", std::nullopt);
+  } else if (name == "narrow") {
+    dim = intArgument(node, 1, "dim", std::nullopt);
+    start = intArgument(node, 2, "start", std::nullopt);
+  } else if (name == "diagonal") {
+    std::optional<SymExpr> offset = intArgument(node, 1, "offset", 0);
+    std::optional<SymExpr> dim1 = intArgument(node, 2, "dim1", 0);
+    std::optional<SymExpr> dim2 = intArgument(node, 3, "dim2", 1);
+    if (!offset || !offset->constantValue())
+      return std::nullopt;
+    int64_t diagonalOffset = *offset->constantValue();
+    dim = diagonalOffset >= 0 ? dim2 : dim1;
+    start = SymExpr::constant(diagonalOffset >= 0 ? diagonalOffset : -diagonalOffset);
+  } else {
+    return std::nullopt;
+  }
+  if (!dim || !start || !dim->constantValue())
+    return std::nullopt;
+  int64_t rank = static_cast<int64_t>(input->sizes.size());
+  int64_t d = *dim->constantValue();
+  if (d < 0)
+    d += rank;
+  if (d < 0 || d >= rank)
+    return std::nullopt;
+  SymExpr size = input->sizes[d];
+  if (std::optional<int64_t> constantStart = start->constantValue()) {
+    int64_t s = *constantStart;
+    if (s < 0) { // Python-style negative index, clamped as slice does
+      std::optional<int64_t> constantSize = size.constantValue();
+      if (!constantSize)
+        return std::nullopt;
+      s = std::max<int64_t>(s + *constantSize, 0);
+    } else if (std::optional<int64_t> constantSize = size.constantValue()) {
+      s = std::min(s, *constantSize);
+    }
+    start = SymExpr::constant(s);
+  }
+  if (*start == SymExpr::constant(0))
+    return base;
+  if (!input->strides)
+    return std::nullopt;
+  return sym_.add(base, sym_.mul(*start, (*input->strides)[d]));
+}
+
+std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) const {
+  const Node* producer = getitem->args()[0].node();
+  if (getitem->args()[1].kind != ArgKind::Int)
+    return std::nullopt;
+  int64_t index = getitem->args()[1].integer;
+  OutputAlias relation = effects_.output(producer, static_cast<size_t>(index));
+  if (relation.kind == OutputAlias::Kind::Fresh)
+    return SymExpr::constant(0);
+  if (relation.kind != OutputAlias::Kind::Aliases || !producer->isCall() ||
+      producer->target()->opNamespace != "aten" || producer->args().empty() ||
+      !producer->args()[0].isNode())
+    return std::nullopt;
+  const Layout* input = layout(producer->args()[0].node());
+  if (!input || !input->storageOffset)
+    return std::nullopt;
+  std::string_view name = producer->target()->opName;
+  std::optional<SymExpr> dim;
+  SymExpr start;
+  if (name == "split" || name == "unsafe_split") {
+    dim = intArgument(producer, 2, "dim", 0);
+    std::optional<SymExpr> splitSize = intArgument(producer, 1, "split_size", std::nullopt);
+    if (!splitSize)
+      return std::nullopt;
+    start = sym_.mul(SymExpr::constant(index), *splitSize);
+  } else if (name == "split_with_sizes" || name == "unsafe_split_with_sizes") {
+    dim = intArgument(producer, 2, "dim", 0);
+    const Arg* sizes =
+        producer->args().size() > 1 ? &producer->args()[1] : producer->kwarg("split_sizes");
+    if (!sizes || sizes->kind != ArgKind::List || index > int64_t(sizes->count))
+      return std::nullopt;
+    for (int64_t i = 0; i < index; ++i) {
+      const Arg& piece = sizes->elements[i];
+      if (piece.kind == ArgKind::Int)
+        start = sym_.add(start, SymExpr::constant(piece.integer));
+      else if (piece.isNode() && piece.node()->type().kind == TypeAnnotation::Kind::Sym)
+        start = sym_.add(start, piece.node()->type().sym);
+      else
+        return std::nullopt;
+    }
+  } else if (name == "unbind") {
+    dim = intArgument(producer, 1, "dim", 0);
+    start = SymExpr::constant(index);
+  } else if (name == "chunk") {
+    dim = intArgument(producer, 2, "dim", 0);
+    std::optional<SymExpr> chunks = intArgument(producer, 1, "chunks", std::nullopt);
+    if (!chunks || !dim || !dim->constantValue())
+      return std::nullopt;
+    int64_t d = *dim->constantValue();
+    if (d < 0)
+      d += static_cast<int64_t>(input->sizes.size());
+    if (d < 0 || d >= int64_t(input->sizes.size()))
+      return std::nullopt;
+    start = sym_.mul(SymExpr::constant(index), sym_.ceilDiv(input->sizes[d], *chunks));
+  } else {
+    return std::nullopt;
+  }
+  if (!dim || !dim->constantValue())
+    return std::nullopt;
+  int64_t d = *dim->constantValue();
+  if (d < 0)
+    d += static_cast<int64_t>(input->sizes.size());
+  if (d < 0 || d >= int64_t(input->sizes.size()))
+    return std::nullopt;
+  if (start == SymExpr::constant(0))
+    return input->storageOffset;
+  if (!input->strides)
+    return std::nullopt;
+  return sym_.add(*input->storageOffset, sym_.mul(start, (*input->strides)[d]));
+}
+
+} // namespace declone

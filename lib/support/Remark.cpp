@@ -1,0 +1,70 @@
+// Text and JSON forms of remarks (the CLI contract in DESIGN.md section 5).
+#include "declone/support/Remark.h"
+
+#include <cstdio>
+
+namespace declone {
+
+std::string Remark::formatText(std::string_view file) const {
+  std::string out(file);
+  if (line != 0)
+    out += ":" + std::to_string(line);
+  out += ": remark: clone '" + node + "' ";
+  out += decision == Decision::Removed ? "removed" : "kept";
+  if (reason)
+    out += " [" + *reason + "]";
+  if (!detail.empty())
+    out += ": " + detail;
+  return out;
+}
+
+void appendJsonString(std::string_view text, std::string& out) {
+  out += '"';
+  for (char c : text) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char escape[8];
+        std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c));
+        out += escape;
+      } else {
+        out += c;
+      }
+    }
+  }
+  out += '"';
+}
+
+std::string Remark::formatJson() const {
+  std::string out = "{\"node\": ";
+  appendJsonString(node, out);
+  out += ", \"line\": " + std::to_string(line);
+  out += ", \"decision\": ";
+  out += decision == Decision::Removed ? "\"removed\"" : "\"kept\"";
+  out += ", \"reason\": ";
+  if (reason)
+    appendJsonString(*reason, out);
+  else
+    out += "null";
+  out += ", \"detail\": ";
+  appendJsonString(detail, out);
+  out += '}';
+  return out;
+}
+
+} // namespace declone

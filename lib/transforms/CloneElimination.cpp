@@ -1,0 +1,201 @@
+// Clone elimination driver: mode dispatch, files of several graphs, decisions and statistics.
+#include "declone/transforms/CloneElimination.h"
+
+#include "CloneEliminationImpl.h"
+
+#include <charconv>
+
+namespace declone {
+
+std::string_view reasonCode(KeepReason reason) {
+  switch (reason) {
+  case KeepReason::LayoutChanged:
+    return "layout-changed";
+  case KeepReason::LayoutUnknown:
+    return "layout-unknown";
+  case KeepReason::UnknownEffects:
+    return "unknown-effects";
+  case KeepReason::InputMutation:
+    return "input-mutation";
+  case KeepReason::SourceReadAfterWrite:
+    return "source-read-after-write";
+  case KeepReason::CloneReadAfterSourceWrite:
+    return "clone-read-after-source-write";
+  case KeepReason::OutputAlias:
+    return "output-alias";
+  }
+  return "unknown";
+}
+
+CloneEliminationStats& CloneEliminationStats::operator+=(const CloneEliminationStats& other) {
+  clones += other.clones;
+  removed += other.removed;
+  dead += other.dead;
+  for (size_t i = 0; i < kNumKeepReasons; ++i)
+    kept[i] += other.kept[i];
+  bytesRemoved += other.bytesRemoved;
+  removedSymbolic += other.removedSymbolic;
+  return *this;
+}
+
+namespace detail {
+
+std::string describe(const Node* node) {
+  std::string text(node->name());
+  if (node->line() != 0)
+    text += " (line " + std::to_string(node->line()) + ")";
+  return text;
+}
+
+namespace {
+
+std::string listText(const SymContext& sym, std::span<const SymExpr> values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i)
+      out += ", ";
+    sym.print(values[i], out);
+  }
+  return out + "]";
+}
+
+bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
+} // namespace
+
+LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Layout* cloneLayout,
+                             const Node* source, const Layout* sourceLayout,
+                             bool comparePresentOnly) {
+  auto unknown = [&](std::string detail) -> LayoutVerdict {
+    if (comparePresentOnly)
+      return {};
+    return {KeepReason::LayoutUnknown, std::move(detail)};
+  };
+  auto changed = [](std::string detail) -> LayoutVerdict {
+    return {KeepReason::LayoutChanged, std::move(detail)};
+  };
+  if (!cloneLayout)
+    return unknown(std::string(clone->name()) + " has no tensor annotation");
+  if (!sourceLayout)
+    return unknown(std::string(source->name()) + " has no tensor annotation");
+  if (cloneLayout->dtype != sourceLayout->dtype)
+    return changed("dtype " + std::string(abbreviation(cloneLayout->dtype)) +
+                   " != " + std::string(abbreviation(sourceLayout->dtype)));
+  if (cloneLayout->device != sourceLayout->device)
+    return changed("device " + std::string(cloneLayout->device) +
+                   " != " + std::string(sourceLayout->device));
+  if (!sameList(cloneLayout->sizes, sourceLayout->sizes))
+    return changed("sizes " + listText(sym, cloneLayout->sizes) +
+                   " != " + listText(sym, sourceLayout->sizes));
+  if (!cloneLayout->strides)
+    return unknown("strides of " + std::string(clone->name()) + " are unknown");
+  if (!sourceLayout->strides)
+    return unknown("strides of " + std::string(source->name()) + " are unknown");
+  if (!sameList(*cloneLayout->strides, *sourceLayout->strides))
+    return changed("strides " + listText(sym, *cloneLayout->strides) +
+                   " != " + listText(sym, *sourceLayout->strides));
+  if (!cloneLayout->storageOffset)
+    return unknown("storage offset of " + std::string(clone->name()) + " is unknown");
+  if (!sourceLayout->storageOffset)
+    return unknown("storage offset of " + std::string(source->name()) + " is unknown");
+  if (*cloneLayout->storageOffset != *sourceLayout->storageOffset)
+    return changed("storage offset " + sym.print(*cloneLayout->storageOffset) +
+                   " != " + sym.print(*sourceLayout->storageOffset));
+  return {};
+}
+
+void DecisionLog::keep(const Node* clone, KeepReason reason, std::string detail) {
+  Remark remark;
+  remark.node = std::string(clone->name());
+  remark.line = clone->line();
+  remark.decision = Remark::Decision::Kept;
+  remark.reason = std::string(reasonCode(reason));
+  remark.detail = std::move(detail);
+  result_.remarks.push_back(std::move(remark));
+  ++result_.stats.clones;
+  ++result_.stats.kept[static_cast<size_t>(reason)];
+}
+
+void DecisionLog::remove(Node* clone, Node* source, std::string detail) {
+  Remark remark;
+  remark.node = std::string(clone->name());
+  remark.line = clone->line();
+  remark.decision = Remark::Decision::Removed;
+  remark.detail = std::move(detail);
+  result_.remarks.push_back(std::move(remark));
+  ++result_.stats.clones;
+  ++result_.stats.removed;
+  if (!clone->hasUses())
+    ++result_.stats.dead;
+  // The bytes one execution no longer copies, when the size is static.
+  const TypeAnnotation& type = clone->type();
+  std::optional<uint64_t> elements = type.kind == TypeAnnotation::Kind::Tensor ? 1 : std::optional<uint64_t>();
+  if (elements)
+    for (SymExpr size : type.tensor->sizes)
+      elements = size.constantValue() ? std::optional<uint64_t>(*elements * *size.constantValue())
+                                      : std::nullopt;
+  if (elements)
+    result_.stats.bytesRemoved += *elements * elementSize(type.tensor->dtype);
+  else
+    ++result_.stats.removedSymbolic;
+  graph_.replaceAllUsesWith(clone, source);
+  graph_.erase(clone);
+  result_.changed = true;
+}
+
+} // namespace detail
+
+CloneEliminationResult eliminateClones(Graph& graph, const CloneEliminationOptions& options) {
+  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
+  return options.mode == CloneEliminationMode::Safe ? detail::runSafe(graph, options, schemas)
+                                                    : detail::runVllm(graph, options, schemas);
+}
+
+CloneEliminationResult eliminateClones(GraphModule& module,
+                                       const CloneEliminationOptions& options) {
+  CloneEliminationResult total = eliminateClones(module.graph, options);
+  CloneEliminationOptions nested = options;
+  nested.donated.clear(); // a subgraph's inputs belong to its caller
+  for (auto& child : module.children) {
+    CloneEliminationResult result = eliminateClones(*child, nested);
+    total.changed = total.changed || result.changed;
+    total.stats += result.stats;
+    std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
+  }
+  return total;
+}
+
+Result<std::vector<bool>> parseDonatedList(std::string_view list, const Graph& graph) {
+  std::vector<Node*> placeholders = graph.placeholders();
+  std::vector<bool> donated(placeholders.size(), false);
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ')
+      item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ')
+      item.remove_suffix(1);
+    if (item.empty())
+      continue;
+    size_t index = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
+    if (ec == std::errc() && end == item.data() + item.size()) {
+      if (index >= placeholders.size())
+        return Error{"--donated: index " + std::string(item) + " is out of range (the graph has " +
+                     std::to_string(placeholders.size()) + " placeholders)"};
+      donated[index] = true;
+      continue;
+    }
+    auto found = std::find_if(placeholders.begin(), placeholders.end(),
+                              [&](Node* node) { return node->name() == item; });
+    if (found == placeholders.end())
+      return Error{"--donated: '" + std::string(item) + "' is not a placeholder of the graph"};
+    donated[found - placeholders.begin()] = true;
+  }
+  return donated;
+}
+
+} // namespace declone

@@ -1,0 +1,50 @@
+// Pieces the safe and vLLM clone-elimination modes share: clone matching, layout comparison,
+// and recording a decision (remark, statistics, rewrite).
+#pragma once
+
+#include "declone/analysis/LayoutAnalysis.h"
+#include "declone/transforms/CloneElimination.h"
+
+#include <string>
+
+namespace declone::detail {
+
+[[nodiscard]] inline bool isClone(const Node* node) {
+  return node->isCall() && node->target()->isOp("aten", "clone") &&
+         (node->target()->overload == "default" || node->target()->overload.empty());
+}
+
+/// `name (line N)`, or just the name for nodes a pass created.
+[[nodiscard]] std::string describe(const Node* node);
+
+struct LayoutVerdict {
+  std::optional<KeepReason> reason;
+  std::string detail;
+};
+
+/// Rule 1: the clone's layout must equal its source's, exactly. With `comparePresentOnly`
+/// (vLLM's behaviour) missing metadata is not a reason to keep.
+[[nodiscard]] LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone,
+                                           const Layout* cloneLayout, const Node* source,
+                                           const Layout* sourceLayout, bool comparePresentOnly);
+
+/// Records decisions and carries out removals.
+class DecisionLog {
+public:
+  DecisionLog(Graph& graph, CloneEliminationResult& result) : graph_(graph), result_(result) {}
+
+  void keep(const Node* clone, KeepReason reason, std::string detail);
+  /// Replaces the clone by its source everywhere and erases it.
+  void remove(Node* clone, Node* source, std::string detail = {});
+
+private:
+  Graph& graph_;
+  CloneEliminationResult& result_;
+};
+
+CloneEliminationResult runSafe(Graph& graph, const CloneEliminationOptions& options,
+                               const SchemaRegistry& schemas);
+CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& options,
+                               const SchemaRegistry& schemas);
+
+} // namespace declone::detail

@@ -1,0 +1,128 @@
+// The vllm mode: vLLM's UnsafeCloneEliminationPass with its layout fix, minus its assertions.
+//
+// vLLM removes `c = clone(a)` unless a direct user of c writes it through a positional argument
+// (per the op schema; auto_functionalized and the output do not count) and then either a user
+// of `a` comes after that write, or `a` is a placeholder that is not donated. Layouts are
+// compared only when both nodes carry metadata. Where vLLM would fail an assertion (a user
+// without an OpOverload target, more than one write, more arguments than the schema), this mode
+// keeps the clone and says so.
+#include "CloneEliminationImpl.h"
+
+#include <algorithm>
+
+namespace declone::detail {
+namespace {
+
+/// Whether `user` writes `clone` in vLLM's eyes; a message when vLLM would assert instead.
+struct WriteCheck {
+  bool writes = false;
+  std::string assertion;
+};
+
+WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegistry& schemas) {
+  if (user->isOutput())
+    return {};
+  const Target* target = user->target();
+  if (target && target->isHigherOrder()) {
+    if (target->opName == "auto_functionalized" || target->opName == "auto_functionalized_v2" ||
+        target->opName == "triton_kernel_wrapper_functional")
+      return {};
+    return {true, {}}; // other higher-order ops are assumed to write
+  }
+  if (!user->isCall() || target->kind != Target::Kind::Op)
+    return {false, "vLLM asserts that " + describe(user) + " has an OpOverload target"};
+  const OpSchema* schema = schemas.lookup(target->opNamespace, target->opName, target->overload);
+  if (!schema)
+    return {false, "no schema for " + std::string(target->qualifiedName) +
+                       ", which vLLM reads from the live op"};
+  if (user->args().size() > schema->arguments.size())
+    return {false, "vLLM asserts that " + describe(user) +
+                       " has no more arguments than its schema"};
+  // Only positional arguments that are the clone itself: the holes `out=` and views fall into.
+  for (size_t i = 0; i < user->args().size(); ++i) {
+    const Arg& arg = user->args()[i];
+    if (arg.isNode() && arg.node() == clone && schema->arguments[i].alias &&
+        schema->arguments[i].alias->isWrite)
+      return {true, {}};
+  }
+  return {};
+}
+
+} // namespace
+
+CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& options,
+                               const SchemaRegistry& schemas) {
+  CloneEliminationResult result;
+  DecisionLog log(graph, result);
+  // vLLM numbers the nodes once, before it removes anything.
+  EffectAnalysis effects(graph, schemas);
+  LayoutAnalysis layouts(graph, effects);
+  std::vector<Node*> placeholders = graph.placeholders();
+  std::vector<Node*> clones;
+  for (Node* node : graph)
+    if (isClone(node))
+      clones.push_back(node);
+
+  for (Node* clone : clones) {
+    if (clone->args().empty() || !clone->args()[0].isNode()) {
+      log.keep(clone, KeepReason::UnknownEffects, "vLLM asserts that the clone's input is a node");
+      continue;
+    }
+    Node* source = clone->args()[0].node();
+    LayoutVerdict layout = compareLayouts(graph.context().sym(), clone, layouts.layout(clone),
+                                          source, layouts.layout(source), true);
+    if (layout.reason) {
+      log.keep(clone, *layout.reason, std::move(layout.detail));
+      continue;
+    }
+
+    std::vector<const Node*> writers;
+    std::string assertion;
+    for (Node* user : clone->users()) {
+      WriteCheck check = userWritesNode(user, clone, schemas);
+      if (!check.assertion.empty()) {
+        assertion = std::move(check.assertion);
+        break;
+      }
+      if (check.writes)
+        writers.push_back(user);
+    }
+    if (!assertion.empty()) {
+      log.keep(clone, KeepReason::UnknownEffects, std::move(assertion));
+      continue;
+    }
+    if (writers.size() > 1) {
+      log.keep(clone, KeepReason::UnknownEffects,
+               "vLLM asserts at most one write, but " + describe(writers[0]) + " and " +
+                   describe(writers[1]) + " write " + std::string(clone->name()));
+      continue;
+    }
+    if (!writers.empty()) {
+      const Node* writer = writers.front();
+      std::vector<Node*> sourceUsers = source->users();
+      auto later = std::find_if(sourceUsers.begin(), sourceUsers.end(),
+                                [&](const Node* user) { return user->order() > writer->order(); });
+      if (later != sourceUsers.end()) {
+        log.keep(clone, KeepReason::SourceReadAfterWrite,
+                 describe(writer) + " writes " + std::string(clone->name()) + ", then " +
+                     describe(*later) + " uses " + std::string(source->name()));
+        continue;
+      }
+      auto index = std::find(placeholders.begin(), placeholders.end(), source);
+      if (index != placeholders.end()) {
+        size_t position = static_cast<size_t>(index - placeholders.begin());
+        bool donated = position < options.donated.size() && options.donated[position];
+        if (!donated) {
+          log.keep(clone, KeepReason::InputMutation,
+                   describe(writer) + " writes " + std::string(clone->name()) + "; " +
+                       std::string(source->name()) + " is a graph input that is not donated");
+          continue;
+        }
+      }
+    }
+    log.remove(clone, source, clone->hasUses() ? std::string() : std::string("no users"));
+  }
+  return result;
+}
+
+} // namespace declone::detail

@@ -1,0 +1,150 @@
+// `declone analyze`: for every clone, its source, storages, layouts, the accesses that matter
+// and the decision, so that a user can see why.
+#include "ArgumentParser.h"
+#include "CloneFlags.h"
+#include "Commands.h"
+#include "Input.h"
+
+#include "declone/analysis/AliasAnalysis.h"
+#include "declone/analysis/LayoutAnalysis.h"
+
+#include <iostream>
+#include <map>
+
+namespace declone::cli {
+namespace {
+
+std::string nodeText(const Node* node) {
+  std::string text(node->name());
+  if (node->line() != 0)
+    text += " (line " + std::to_string(node->line()) + ")";
+  return text;
+}
+
+std::string storageText(const AliasAnalysis& alias, AliasAnalysis::StorageId id) {
+  if (id == AliasAnalysis::kNoStorage)
+    return "none (not a tensor)";
+  const AliasAnalysis::StorageInfo& info = alias.info(id);
+  std::string text = "#" + std::to_string(id) + ", created by " + std::string(info.root->name());
+  if (info.graphInput)
+    text += info.donated ? ", a donated graph input" : ", a graph input (not donated)";
+  if (info.attribute)
+    text += ", module state";
+  if (info.returned)
+    text += ", returned";
+  if (info.unknownToucher)
+    text += ", touched by " + nodeText(info.unknownToucher) + " which has no usable schema";
+  return text;
+}
+
+void printEvents(const AliasAnalysis& alias, AliasAnalysis::StorageId id, uint32_t after,
+                 std::string& out) {
+  if (id == AliasAnalysis::kNoStorage)
+    return;
+  for (const AliasAnalysis::Event& event : alias.events(id)) {
+    if (event.position < after)
+      continue;
+    out += "      ";
+    switch (event.kind) {
+    case AliasAnalysis::Event::Kind::Read:
+      out += "read by " + nodeText(event.node);
+      break;
+    case AliasAnalysis::Event::Kind::Write:
+      out += "written by " + nodeText(event.node);
+      break;
+    case AliasAnalysis::Event::Kind::Return:
+      out += "returned";
+      break;
+    }
+    out += " (as " + std::string(event.value->name()) + ")\n";
+  }
+}
+
+/// Describes every clone of one graph, before the pass changes it.
+std::map<std::string, std::string> describeClones(const Graph& graph,
+                                                  const CloneEliminationOptions& options) {
+  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
+  EffectAnalysis effects(graph, schemas);
+  AliasAnalysis alias(graph, effects, options.donated);
+  LayoutAnalysis layouts(graph, effects);
+  const SymContext& sym = graph.context().sym();
+  std::map<std::string, std::string> out;
+  for (const Node* node : graph) {
+    if (!node->isCall() || !node->target()->isOp("aten", "clone") || node->args().empty() ||
+        !node->args()[0].isNode())
+      continue;
+    const Node* source = node->args()[0].node();
+    std::string text = "clone " + nodeText(node) + "\n";
+    text += "  source:         " + nodeText(source) + "\n";
+    auto layoutText = [&](const Node* value) {
+      const Layout* layout = layouts.layout(value);
+      return layout ? formatLayout(sym, *layout) : std::string("unknown (no tensor annotation)");
+    };
+    text += "  clone layout:   " + layoutText(node) + "\n";
+    text += "  source layout:  " + layoutText(source) + "\n";
+    text += "  clone storage:  " + storageText(alias, alias.storageOf(node)) + "\n";
+    printEvents(alias, alias.storageOf(node), node->order() + 1, text);
+    text += "  source storage: " + storageText(alias, alias.storageOf(source)) + "\n";
+    printEvents(alias, alias.storageOf(source), node->order() + 1, text);
+    out.emplace(std::string(node->name()), std::move(text));
+  }
+  return out;
+}
+
+void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
+                   std::string_view fileName, std::string& out) {
+  std::map<std::string, std::string> descriptions = describeClones(module.graph, options);
+  CloneEliminationOptions topLevelOnly = options;
+  CloneEliminationResult result = eliminateClones(module.graph, topLevelOnly);
+  if (!module.className.empty())
+    out += "graph " + std::string(module.className) + ":\n";
+  for (const Remark& remark : result.remarks) {
+    out += descriptions[remark.node];
+    out += "  decision:       " + remark.formatText(fileName) + "\n\n";
+  }
+  CloneEliminationOptions nested = options;
+  nested.donated.clear();
+  for (auto& child : module.children)
+    analyzeModule(*child, nested, fileName, out);
+}
+
+} // namespace
+
+int runAnalyze(std::span<const std::string_view> args) {
+  std::vector<std::string> inputs;
+  CloneFlags flags;
+  ArgumentParser parser("analyze",
+                        "Show, for every clone, its source, both storages, their layouts, the\n"
+                        "reads and writes after the clone, and the decision the pass makes.");
+  parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
+  flags.addTo(parser);
+  Status parsed = parser.parse(args);
+  if (!parsed.ok()) {
+    reportUsageError(parsed.error().message);
+    return kBadInput;
+  }
+  if (parser.helpRequested()) {
+    std::cout << parser.help();
+    return kSuccess;
+  }
+  if (!flags.prepare())
+    return kBadInput;
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
+  if (!file)
+    return kBadInput;
+  std::string out;
+  for (auto& module : file->modules) {
+    Result<CloneEliminationOptions> options = flags.optionsFor(*module);
+    if (!options.ok()) {
+      reportUsageError(options.error().message);
+      return kBadInput;
+    }
+    analyzeModule(*module, *options, displayName(inputs[0]), out);
+  }
+  if (out.empty())
+    out = "no clones\n";
+  std::cout << out;
+  return kSuccess;
+}
+
+} // namespace declone::cli

@@ -1,0 +1,32 @@
+// The flags `opt` and `analyze` share: --mode, --donated and --schemas.
+#pragma once
+
+#include "ArgumentParser.h"
+
+#include "declone/schema/SchemaRegistry.h"
+#include "declone/transforms/CloneElimination.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace declone::cli {
+
+struct CloneFlags {
+  std::string mode = "safe";
+  std::string donated;
+  std::vector<std::string> schemaFiles;
+
+  void addTo(ArgumentParser& parser);
+  /// Checks the mode and loads the schema files (the built-in registry plus `--schemas`).
+  /// Reports problems on standard error and returns false.
+  [[nodiscard]] bool prepare();
+  /// The options for one top-level module: `--donated` is resolved against its placeholders.
+  [[nodiscard]] Result<CloneEliminationOptions> optionsFor(const GraphModule& module) const;
+
+private:
+  CloneEliminationMode mode_ = CloneEliminationMode::Safe;
+  std::unique_ptr<SchemaRegistry> schemas_; ///< set only when --schemas adds to the built-ins
+};
+
+} // namespace declone::cli

@@ -1,0 +1,88 @@
+// `declone opt`: remove redundant clones, print the graph, report every decision.
+#include "ArgumentParser.h"
+#include "CloneFlags.h"
+#include "Commands.h"
+#include "Input.h"
+
+#include "declone/io/Writer.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace declone::cli {
+namespace {
+
+void printStats(const CloneEliminationStats& stats) {
+  auto row = [](uint64_t value, std::string_view what) {
+    std::fprintf(stderr, "%12llu  %.*s\n", static_cast<unsigned long long>(value),
+                 static_cast<int>(what.size()), what.data());
+  };
+  std::fprintf(stderr, "=== declone statistics ===\n");
+  row(stats.clones, "clones seen");
+  row(stats.removed, "clones removed");
+  row(stats.dead, "  of which dead (no users)");
+  for (size_t i = 0; i < kNumKeepReasons; ++i)
+    row(stats.kept[i], "clones kept [" + std::string(reasonCode(static_cast<KeepReason>(i))) + "]");
+  row(stats.bytesRemoved, "bytes of copying removed (static sizes)");
+  row(stats.removedSymbolic, "removed clones with symbolic sizes (bytes not counted)");
+}
+
+} // namespace
+
+int runOpt(std::span<const std::string_view> args) {
+  std::vector<std::string> inputs;
+  std::string output, remarks;
+  bool stats = false;
+  CloneFlags flags;
+  ArgumentParser parser("opt", "Remove redundant aten.clone nodes and write the optimized graph.\n"
+                               "Remarks and statistics go to standard error.");
+  parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
+  parser.option("-o", "OUT", "write the graph to OUT instead of standard output", &output);
+  flags.addTo(parser);
+  parser.optionalValue("--remarks", "text|json", "report every clone decision (default: text)",
+                       &remarks, "text");
+  parser.flag("--stats", "print counts per decision and reason, and the bytes saved", &stats);
+  Status parsed = parser.parse(args);
+  if (parsed.ok() && !remarks.empty() && remarks != "text" && remarks != "json")
+    parsed = Error{"--remarks must be 'text' or 'json', not '" + remarks + "'"};
+  if (!parsed.ok()) {
+    reportUsageError(parsed.error().message);
+    return kBadInput;
+  }
+  if (parser.helpRequested()) {
+    std::cout << parser.help();
+    return kSuccess;
+  }
+  if (!flags.prepare())
+    return kBadInput;
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
+  if (!file)
+    return kBadInput;
+
+  CloneEliminationResult total;
+  for (auto& module : file->modules) {
+    Result<CloneEliminationOptions> options = flags.optionsFor(*module);
+    if (!options.ok()) {
+      reportUsageError(options.error().message);
+      return kBadInput;
+    }
+    CloneEliminationResult result = eliminateClones(*module, *options);
+    total.stats += result.stats;
+    std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
+  }
+
+  std::string name = displayName(inputs[0]);
+  if (!remarks.empty())
+    for (const Remark& remark : total.remarks)
+      std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
+  if (stats)
+    printStats(total.stats);
+  Status written = writeOutput(output, writeGraphFile(*file));
+  if (!written.ok()) {
+    reportUsageError(written.error().message);
+    return kBadInput;
+  }
+  return kSuccess;
+}
+
+} // namespace declone::cli
