@@ -23,6 +23,29 @@ std::string schemaName(const Target& target) {
   return name;
 }
 
+/// `split(Tensor(a -> *) self, ...) -> Tensor(a)[]` and its kin: the `-> *` only says that the
+/// views end up inside a list, which getitem takes apart again. Such a schema is precise enough:
+/// every element is a view of the argument. Any other use of `*` is treated as unknown.
+bool wildcardsAreOnlyListViews(const OpSchema& schema) {
+  for (const SchemaArgument& ret : schema.returns)
+    if (ret.hasWildcard())
+      return false;
+  for (const SchemaArgument& argument : schema.arguments) {
+    if (!argument.hasWildcard())
+      continue;
+    if (argument.elementAlias || !argument.alias || argument.alias->isWrite ||
+        argument.alias->isWildcardBefore())
+      return false;
+    bool feedsListReturn = std::any_of(
+        schema.returns.begin(), schema.returns.end(), [&](const SchemaArgument& ret) {
+          return ret.type.isList() && ret.sharesAliasSetWith(argument);
+        });
+    if (!feedsListReturn)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
@@ -112,7 +135,7 @@ void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
     const OpSchema* schema = registry_.lookup(target.opNamespace, target.opName, target.overload);
     if (!schema)
       return makeUnknown(node, effects, "no schema for " + schemaName(target));
-    if (schema->hasWildcard())
+    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema))
       return makeUnknown(node, effects, "wildcard alias annotation in " + schemaName(target));
     schemas_[node->order()] = schema;
     return analyzeOpCall(node, *schema, effects);

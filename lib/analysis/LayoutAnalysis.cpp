@@ -27,10 +27,27 @@ bool isAtenOp(const Node* node, std::string_view name) {
   return node->isCall() && node->target()->isOp("aten", name);
 }
 
+/// max(size, 1), as PyTorch's contiguous strides take it. PyTorch gives backed size symbols
+/// (`s*`) the range [2, inf), so `Max(1, s0)` simplifies to `s0` there; we accept an expression
+/// over backed symbols that cannot be negative and is at least 1 at the bottom of that range.
 SymExpr atLeastOne(SymContext& sym, SymExpr size) {
   if (std::optional<int64_t> constant = size.constantValue())
     return SymExpr::constant(std::max<int64_t>(*constant, 1));
-  return sym.isPositive(size) ? size : sym.max(size, SymExpr::constant(1));
+  if (sym.isPositive(size))
+    return size;
+  std::vector<std::string> symbols;
+  sym.collectSymbols(size, symbols);
+  bool allBacked = std::all_of(symbols.begin(), symbols.end(),
+                               [](const std::string& name) { return name.starts_with("s"); });
+  if (allBacked && sym.isNonNegative(size)) {
+    std::unordered_map<std::string, int64_t> smallest;
+    for (const std::string& name : symbols)
+      smallest[name] = 2;
+    std::optional<int64_t> value = sym.evaluate(size, smallest);
+    if (value && *value >= 1)
+      return size;
+  }
+  return sym.max(size, SymExpr::constant(1));
 }
 
 /// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).

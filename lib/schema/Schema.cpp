@@ -30,8 +30,12 @@ template <class Fn> bool anyAlias(const SchemaArgument& argument, Fn fn) {
 
 // --- AliasInfo -----------------------------------------------------------------------------------
 
-bool AliasInfo::isWildcardBefore() const { return containsWildcard(beforeSets); }
-bool AliasInfo::isWildcardAfter() const { return containsWildcard(afterSets); }
+bool AliasInfo::isWildcardBefore() const {
+  return containsWildcard(beforeSets);
+}
+bool AliasInfo::isWildcardAfter() const {
+  return containsWildcard(afterSets);
+}
 
 bool AliasInfo::sharesBeforeSetWith(const AliasInfo& other) const {
   for (const std::string& set : beforeSets)
@@ -53,11 +57,15 @@ std::string AliasInfo::toString() const {
   return out;
 }
 
-// --- SchemaType ------------------------------------------------------------------------------------
+// --- SchemaType
+// ------------------------------------------------------------------------------------
 
-std::string SchemaType::text() const { return element + listSuffix + (optional ? "?" : ""); }
+std::string SchemaType::text() const {
+  return element + listSuffix + (optional ? "?" : "");
+}
 
-// --- SchemaArgument --------------------------------------------------------------------------------
+// --- SchemaArgument
+// --------------------------------------------------------------------------------
 
 bool SchemaArgument::isWrite() const {
   return anyAlias(*this, [](const AliasInfo& info) { return info.isWrite; });
@@ -69,7 +77,8 @@ bool SchemaArgument::hasWildcard() const {
 
 bool SchemaArgument::sharesAliasSetWith(const SchemaArgument& other) const {
   return anyAlias(*this, [&](const AliasInfo& mine) {
-    return anyAlias(other, [&](const AliasInfo& theirs) { return mine.sharesBeforeSetWith(theirs); });
+    return anyAlias(other,
+                    [&](const AliasInfo& theirs) { return mine.sharesBeforeSetWith(theirs); });
   });
 }
 
@@ -94,7 +103,8 @@ std::string SchemaArgument::toString() const {
   return out;
 }
 
-// --- OpSchema --------------------------------------------------------------------------------------
+// --- OpSchema
+// --------------------------------------------------------------------------------------
 
 std::string OpSchema::qualifiedName() const {
   return opNamespace.empty() ? name : opNamespace + "::" + name;

@@ -37,9 +37,15 @@ struct Token {
   }
 };
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
+bool isIdentStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isDigit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c));
+}
 
 /// Splits schema text into tokens on demand; malformed input yields an error, never a crash.
 class Lexer {
@@ -143,12 +149,35 @@ private:
 /// Base type names besides type variables (lower-case identifiers) and the constructors
 /// (`Dict`, `Future`, ...). From schema_type_parser.cpp, plus the symbolic types.
 constexpr std::array kBaseTypes = {
-    "Tensor",      "Scalar",       "ScalarType",  "Layout",   "MemoryFormat",
-    "Device",      "Generator",    "Dimname",     "Storage",  "Stream",
-    "QScheme",     "Quantizer",    "ConstQuantizerPtr",       "Capsule",
-    "Any",         "AnyClassType", "AnyEnumType", "SymInt",   "SymFloat",
-    "SymBool",     "None",         "NoneType",    "PyObject", "str",
-    "int",         "float",        "bool",        "complex",  "number",
+    "Tensor",
+    "Scalar",
+    "ScalarType",
+    "Layout",
+    "MemoryFormat",
+    "Device",
+    "Generator",
+    "Dimname",
+    "Storage",
+    "Stream",
+    "QScheme",
+    "Quantizer",
+    "ConstQuantizerPtr",
+    "Capsule",
+    "Any",
+    "AnyClassType",
+    "AnyEnumType",
+    "SymInt",
+    "SymFloat",
+    "SymBool",
+    "None",
+    "NoneType",
+    "PyObject",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "complex",
+    "number",
 };
 
 /// Base types whose values never hold tensors (everything else but the listed tensor-capable
@@ -646,6 +675,8 @@ private:
 
 } // namespace
 
-Result<OpSchema> parseSchema(std::string_view text) { return Parser(text).parse(); }
+Result<OpSchema> parseSchema(std::string_view text) {
+  return Parser(text).parse();
+}
 
 } // namespace declone

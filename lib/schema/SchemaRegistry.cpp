@@ -79,8 +79,8 @@ Status SchemaRegistry::addSchema(std::string_view text) {
   if (!schema)
     return schema.error();
   if (schema->opNamespace.empty())
-    return Error{"schema of '" + schema->name + "' has no namespace (write 'ns::" +
-                     schema->name + "')",
+    return Error{"schema of '" + schema->name + "' has no namespace (write 'ns::" + schema->name +
+                     "')",
                  1, 1};
   add(std::move(schema).value());
   return ok();

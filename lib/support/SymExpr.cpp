@@ -20,6 +20,10 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 /// Products with more (term x term) pairs than this stay unexpanded, so that adversarial input
 /// like `(a + b)*(c + d)*(e + f)*...` cannot blow up exponentially.
 constexpr size_t kMaxProductTerms = 4096;
+/// Products whose expansion would print more than this many leaves stay unexpanded. Expansion
+/// repeats atoms (`(A + 1)**2` is `A**2 + 2*A + 1`), so without this, nesting squares like
+/// `((A + 1)**2 + 1)**2 ...` would grow exponentially in the length of the input.
+constexpr uint64_t kMaxExpandedWeight = uint64_t(1) << 15;
 /// `p**n` for a multi-term p is expanded only up to this exponent.
 constexpr int64_t kMaxExpandExponent = 64;
 /// Parser nesting limit (parentheses, calls, prefix operators, exponents): bounds recursion.
@@ -87,6 +91,7 @@ struct SymNode {
   SymKind kind;
   uint16_t depth;        // height of the tree below (saturating); constants have height 0
   uint32_t size;         // number of operands
+  uint32_t weight;       // number of leaves of the tree when printed (saturating)
   size_t hash;           // structural hash (of the interning key)
   int64_t constant;      // Poly: the constant term
   std::string_view name; // Symbol, Named, Apply: the name (arena-owned)
@@ -667,7 +672,7 @@ struct SymContextImpl {
       return n;
     auto* node = new (arena.allocate(sizeof(SymNode), alignof(SymNode))) SymNode();
     node->kind = key.kind;
-    node->depth = depthOf(key);
+    measure(key, node->depth, node->weight);
     node->size = key.size;
     node->hash = h;
     node->constant = key.constant;
@@ -686,8 +691,10 @@ struct SymContextImpl {
     return node;
   }
 
-  static uint16_t depthOf(const NodeKey& key) {
+  /// Height and printed weight of the node `key` describes.
+  static void measure(const NodeKey& key, uint16_t& depth, uint32_t& weight) {
     unsigned below = 0;
+    uint64_t leaves = 1;
     for (uint32_t i = 0; i < key.size; ++i) {
       const SymNode* child;
       if (key.kind == SymKind::Poly)
@@ -696,10 +703,12 @@ struct SymContextImpl {
         child = static_cast<const Factor*>(key.ops)[i].atom;
       else
         child = nodeOf(static_cast<const SymExpr*>(key.ops)[i]);
+      leaves += 1 + (child ? child->weight : 0);
       if (child)
         below = std::max<unsigned>(below, child->depth);
     }
-    return static_cast<uint16_t>(std::min<unsigned>(below + 1, UINT16_MAX));
+    depth = static_cast<uint16_t>(std::min<unsigned>(below + 1, UINT16_MAX));
+    weight = static_cast<uint32_t>(std::min<uint64_t>(leaves, UINT32_MAX));
   }
 
   SymExpr symbol(std::string_view name) {
@@ -870,9 +879,15 @@ struct SymContextImpl {
       }
     }
     SmallVec<Term, 16> out;
-    for (const Term& t : merged)
-      if (t.coef != 0)
+    uint64_t weight = 1;
+    for (const Term& t : merged) {
+      if (t.coef != 0) {
         out.push_back(t);
+        weight += 1 + t.mono->weight;
+      }
+    }
+    if (weight > kMaxExpandedWeight)
+      return std::nullopt;
     return makePoly(constant, out.span());
   }
 
@@ -2127,6 +2142,8 @@ size_t SymExpr::hash() const {
 
 SymContext::SymContext() : impl_(std::make_unique<detail::SymContextImpl>()) {}
 SymContext::~SymContext() = default;
+SymContext::SymContext(SymContext&&) noexcept = default;
+SymContext& SymContext::operator=(SymContext&&) noexcept = default;
 
 Result<SymExpr> SymContext::parse(std::string_view text) {
   // Fast paths for the overwhelmingly common sizes and strides: a bare integer (no allocation

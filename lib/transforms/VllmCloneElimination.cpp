@@ -91,6 +91,9 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
       log.keep(clone, KeepReason::UnknownEffects, std::move(assertion));
       continue;
     }
+    // Use lists are unordered; remarks name nodes in program order.
+    auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
+    std::sort(writers.begin(), writers.end(), byOrder);
     if (writers.size() > 1) {
       log.keep(clone, KeepReason::UnknownEffects,
                "vLLM asserts at most one write, but " + describe(writers[0]) + " and " +
@@ -99,13 +102,14 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     }
     if (!writers.empty()) {
       const Node* writer = writers.front();
-      std::vector<Node*> sourceUsers = source->users();
-      auto later = std::find_if(sourceUsers.begin(), sourceUsers.end(),
-                                [&](const Node* user) { return user->order() > writer->order(); });
-      if (later != sourceUsers.end()) {
+      const Node* later = nullptr;
+      for (const Node* user : source->users())
+        if (user->order() > writer->order() && (!later || byOrder(user, later)))
+          later = user;
+      if (later) {
         log.keep(clone, KeepReason::SourceReadAfterWrite,
                  describe(writer) + " writes " + std::string(clone->name()) + ", then " +
-                     describe(*later) + " uses " + std::string(source->name()));
+                     describe(later) + " uses " + std::string(source->name()));
         continue;
       }
       auto index = std::find(placeholders.begin(), placeholders.end(), source);

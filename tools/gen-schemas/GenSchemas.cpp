@@ -4,14 +4,13 @@
 // table adds the ones only TorchScript knows (prim::, aten::__getitem__.t, ...). `torch.ops`
 // resolves names against both, so graph dumps may name either.
 #include <ATen/core/dispatch/Dispatcher.h>
-#include <torch/csrc/jit/runtime/operator.h>
-#include <torch/version.h>
-
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <torch/csrc/jit/runtime/operator.h>
+#include <torch/version.h>
 
 namespace {
 
@@ -39,7 +38,8 @@ int main(int argc, char** argv) {
     addSchema(schemas, op->schema());
 
   std::ofstream out(argv[1], std::ios::binary);
-  out << "# Operator schemas of libtorch " << TORCH_VERSION << ", written by declone-gen-schemas.\n";
+  out << "# Operator schemas of libtorch " << TORCH_VERSION
+      << ", written by declone-gen-schemas.\n";
   for (const auto& [key, text] : schemas)
     out << text << '\n';
   out.close();

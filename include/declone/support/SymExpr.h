@@ -81,6 +81,10 @@ public:
   ~SymContext();
   SymContext(const SymContext&) = delete;
   SymContext& operator=(const SymContext&) = delete;
+  /// Moving keeps every SymExpr valid (nodes do not move); a moved-from context may only be
+  /// destroyed or assigned to.
+  SymContext(SymContext&&) noexcept;
+  SymContext& operator=(SymContext&&) noexcept;
 
   /// Parses a sympy str() expression as PyTorch prints it in FX graph dumps, e.g.
   /// `Min(16384, ((s72 + 1)//2))`. On failure the error has line 0 and the 1-based byte column

@@ -1,0 +1,25 @@
+# --remarks=json writes one object per clone with node, line, decision, reason and detail;
+# --stats counts decisions per reason and the bytes of copying removed (static sizes only).
+# RUN: %declone opt %s --remarks=json 2>&1 >/dev/null | %FileCheck %s --check-prefix=JSON
+# RUN: %declone opt %s --stats 2>&1 >/dev/null | %FileCheck %s --check-prefix=STATS
+# RUN: %expect-exit 2 %declone opt %s --remarks=yaml 2>&1 | %FileCheck %s --check-prefix=BADFMT
+# RUN: %expect-exit 2 %declone opt %s --mode fast 2>&1 | %FileCheck %s --check-prefix=BADMODE
+# JSON: {"node": "clone", "line": 21, "decision": "removed", "reason": null, "detail": ""}
+# JSON-NEXT: {"node": "clone_1", "line": 22, "decision": "kept", "reason": "layout-changed", "detail": "strides [1, 4] != [4, 1]"}
+# JSON-NEXT: {"node": "clone_2", "line": 23, "decision": "removed", "reason": null, "detail": "no users"}
+# STATS: 3 clones seen
+# STATS: 2 clones removed
+# STATS: 1   of which dead (no users)
+# STATS: 1 clones kept [layout-changed]
+# STATS: 0 clones kept [layout-unknown]
+# STATS: 128 bytes of copying removed (static sizes)
+# STATS: 0 removed clones with symbolic sizes
+# BADFMT: declone: error: --remarks must be 'text' or 'json', not 'yaml'
+# BADMODE: declone: error: --mode must be 'safe' or 'vllm', not 'fast'
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(arg0_1)
+        clone_1: "f32[4, 4][1, 4]cpu" = torch.ops.aten.clone.default(arg0_1, memory_format = torch.channels_last)
+        clone_2: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(arg0_1);  arg0_1 = None
+        add: "f32[4, 4][4, 1]cpu" = torch.ops.aten.add.Tensor(clone, clone_1);  clone = clone_1 = None
+        return (add,)
