@@ -46,6 +46,13 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
   return true;
 }
 
+/// The argument only lends its storage to a return, as the input of a view op does.
+bool isViewArgument(const OpSchema& schema, size_t index) {
+  const SchemaArgument& argument = schema.arguments[index];
+  return std::any_of(schema.returns.begin(), schema.returns.end(),
+                     [&](const SchemaArgument& ret) { return ret.sharesAliasSetWith(argument); });
+}
+
 } // namespace
 
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
@@ -171,6 +178,9 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema,
     bool write = index && schema.writesArgument(*index);
     if (index)
       bound[*index] = &value;
+    // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.
+    if (index && !write && isViewArgument(schema, *index))
+      return;
     value.forEachNode([&](Node* input) {
       if (isTensor(input))
         addAccess(effects, input, write);

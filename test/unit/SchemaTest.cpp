@@ -1,12 +1,12 @@
 // Tests of the operator schema parser, the schema queries and the schema registry.
 #include "declone/schema/Schema.h"
-#include "declone/schema/SchemaRegistry.h"
 
-#include <gtest/gtest.h>
+#include "declone/schema/SchemaRegistry.h"
 
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <random>
 #include <set>
 #include <sstream>
@@ -54,7 +54,8 @@ TEST(SchemaParser, SplitsNamespaceNameAndOverload) {
 }
 
 TEST(SchemaParser, DefaultOverloadIsEmpty) {
-  OpSchema schema = parseOk("aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor");
+  OpSchema schema =
+      parseOk("aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor");
   EXPECT_EQ(schema.overload, "");
   EXPECT_EQ(schema.fullName(), "aten::clone");
 }
@@ -174,7 +175,8 @@ TEST(SchemaParser, AliasOnOptionalTensor) {
   EXPECT_EQ(out.toString(), "Tensor(a6!)? output_block_scale=None");
 }
 
-// --- types -------------------------------------------------------------------------------------------
+// --- types
+// -------------------------------------------------------------------------------------------
 
 struct TypeCase {
   std::string text;
@@ -239,7 +241,8 @@ TEST(SchemaParser, SizedListParts) {
   EXPECT_TRUE(size.type.isList());
 }
 
-// --- defaults and keyword-only arguments ---------------------------------------------------------------
+// --- defaults and keyword-only arguments
+// ---------------------------------------------------------------
 
 TEST(SchemaParser, Defaults) {
   const std::pair<std::string, std::string> cases[] = {
@@ -284,7 +287,8 @@ TEST(SchemaParser, KeywordOnlyArguments) {
   EXPECT_TRUE(empty.arguments[0].kwargOnly);
 }
 
-// --- returns and varargs -------------------------------------------------------------------------------
+// --- returns and varargs
+// -------------------------------------------------------------------------------
 
 TEST(SchemaParser, MultipleNamedReturns) {
   OpSchema schema = parseOk("aten::sort.values(Tensor self, int dim=-1, bool descending=False, *, "
@@ -327,7 +331,8 @@ TEST(SchemaParser, Varargs) {
   EXPECT_EQ(trailing.toString(), "test::f(Tensor a, ...) -> (Tensor, ...)");
 }
 
-// --- printing ----------------------------------------------------------------------------------------------
+// --- printing
+// ----------------------------------------------------------------------------------------------
 
 TEST(SchemaParser, ToStringRoundTrips) {
   const char* schemas[] = {
@@ -358,7 +363,8 @@ TEST(SchemaParser, ToStringNormalizesSpacing) {
   EXPECT_EQ(schema.toString(), "aten::f(Tensor(a! -> *) self, *, int[2] x=[ 1,2 ]) -> ()");
 }
 
-// --- errors -----------------------------------------------------------------------------------------------
+// --- errors
+// -----------------------------------------------------------------------------------------------
 
 struct ErrorCase {
   std::string text;
@@ -372,7 +378,7 @@ TEST(SchemaParser, ReportsMalformedSchemasWithColumns) {
       {"aten::add", 10, "expected '('"},
       {"aten::add(Tensor self)", 23, "expected '->'"},
       {"aten::add(Tensor self) ->", 26, "expected a type"},
-      {"aten::add(Tensor self) -> Tensor extra junk", 41, "expected end of schema"},
+      {"aten::add(Tensor self) -> Tensor extra junk", 40, "expected end of schema"},
       {"aten:add(Tensor self) -> Tensor", 6, "expected ':'"},
       {"aten::add.(Tensor self) -> Tensor", 11, "expected an overload name"},
       {"aten::add(Tensor) -> Tensor", 17, "expected an argument name"},
@@ -395,7 +401,7 @@ TEST(SchemaParser, ReportsMalformedSchemasWithColumns) {
       {"aten::add(..., Tensor x) -> Tensor", 16, "'...' must be the last argument"},
       {"aten::add(Tensor x) -> (..., Tensor)", 30, "'...' must be the last return"},
       {"aten::add(*, *, Tensor x) -> Tensor", 14, "duplicate '*'"},
-      {"aten::add(Tensor(a)[](b)[](c) x) -> Tensor", 27, "nested lists"},
+      {"aten::add(Tensor(a)[](b)[](c) x) -> Tensor", 25, "nested lists"},
       {"aten::add(Dict(str) x) -> Tensor", 19, "expected ','"},
       {"aten::add(__torch__ x) -> Tensor", 21, "expected '.' after '__torch__'"},
   };
@@ -471,7 +477,8 @@ TEST(SchemaParser, SurvivesMutatedSchemas) {
   EXPECT_GT(accepted, 0u);
 }
 
-// --- queries on real operators ------------------------------------------------------------------------
+// --- queries on real operators
+// ------------------------------------------------------------------------
 
 TEST(SchemaQueries, InPlaceAddWritesSelfAndReturnsIt) {
   const OpSchema& add = builtin("aten", "add_", "Tensor");
@@ -548,7 +555,8 @@ TEST(SchemaQueries, CustomOpsFromTheSupplement) {
   EXPECT_TRUE(iota.arguments[1].kwargOnly);
 }
 
-// --- registry ----------------------------------------------------------------------------------------------
+// --- registry
+// ----------------------------------------------------------------------------------------------
 
 TEST(SchemaRegistry, DefaultOverloadLookup) {
   SchemaRegistry registry;
@@ -611,8 +619,7 @@ TEST(SchemaRegistry, LoadTextSkipsCommentsAndReportsLines) {
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().line, 6u);
   EXPECT_EQ(status.error().column, 23u);
-  EXPECT_EQ(status.error().format("ops.schemas"),
-            "ops.schemas:6:23: error: unknown type 'Bogus'");
+  EXPECT_EQ(status.error().format("ops.schemas"), "ops.schemas:6:23: error: unknown type 'Bogus'");
   // The lines before the error stay loaded.
   EXPECT_NE(registry.lookup("vendor", "a", ""), nullptr);
   EXPECT_NE(registry.lookup("vendor", "b", ""), nullptr);
@@ -664,8 +671,9 @@ TEST(SchemaRegistry, BuiltinSourcesParseAndRoundTrip) {
     }
   }
   EXPECT_LE(SchemaRegistry::builtin().size(), lines);
-  if (!sources[0].text.empty()) // built against libtorch
+  if (!sources[0].text.empty()) { // built against libtorch
     EXPECT_GT(SchemaRegistry::builtin().size(), 3000u);
+  }
 }
 
 // Every `torch.ops.NS.NAME[.OVERLOAD]` target of the real graph dumps must resolve, except
@@ -677,8 +685,8 @@ TEST(SchemaRegistry, CorpusTargetsResolve) {
   size_t checked = 0;
   auto identifier = [](const std::string& text, size_t& pos) {
     const size_t start = pos;
-    while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) ||
-                                 text[pos] == '_'))
+    while (pos < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_'))
       ++pos;
     return text.substr(start, pos - start);
   };

@@ -3,13 +3,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <limits>
 #include <memory>
 #include <random>
 #include <string>
 #include <unordered_set>
-
-#include <gtest/gtest.h>
 
 namespace declone {
 namespace {
@@ -98,6 +97,17 @@ TEST_F(SymExprTest, HashIsUsableInContainers) {
   EXPECT_EQ(p("s0*s1").hash(), p("s1*s0").hash());
 }
 
+TEST_F(SymExprTest, MovingAContextKeepsExpressionsValid) {
+  auto make = [] {
+    SymContext local;
+    SymExpr e = *local.parse("Max(1, (s27//2))");
+    return std::make_pair(std::move(local), e);
+  };
+  auto [moved, e] = make();
+  EXPECT_EQ(moved.print(e), "Max(1, (s27//2))");
+  EXPECT_EQ(*moved.parse("Max((s27//2), 1)"), e);
+}
+
 TEST_F(SymExprTest, InterningIsStructural) {
   SymExpr a = p("Min(16384, ((s72 + 1)//2))");
   size_t nodes = ctx.numNodes();
@@ -113,19 +123,72 @@ TEST_F(SymExprTest, InterningIsStructural) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(SymExprTest, CanonicalSpellingsPrintUnchanged) {
-  for (std::string_view text :
-       {"s0", "u0", "s27", "s16*s47", "64*s16*s82", "2*s0", "s0 + 1", "s72 - 1", "-s0",
-        "(s27//2)", "((s72 + 1)//2)", "Max(1, (s27//2))", "Min(16384, ((s72 + 1)//2))",
-        "CeilDiv(s0, 2)", "Mod(s0, 2)", "s0**2", "2*s0**2 + s0", "9223372036854775807",
-        "-9223372036854775808", "-5", "0", "s0*s1 + s0", "-s0 + 4", "s0 - s1", "-2*s0 - 3",
-        "s0 + s1**2", "Max(s0, s1)", "Min(0, s0)", "Max(1, s0, s1)", "s0*s1*s2",
-        "s0**3 + 3*s0**2*s1 + 3*s0*s1**2 + s1**3", "Max(1, s0)**2", "2*((s0//2))", "-(s0//2)",
-        "((s0//2))**2", "((2*s0 + 1)//3)", "(s0**2//3)", "(Max(1, s0)//2)", "(s0//(s1 + 1))",
-        "((-s0)//2)", "s0 + (s1//2)", "Mod(s0 + 1, 2)", "ModularIndexing(s0, 1, 64)",
-        "PythonMod(s0, 3)", "TruncToInt(s0)", "Eq(s0, 1)", "Piecewise((1, Eq(s0, 1)), (s0, True))",
-        "s0 < 5", "s0 <= 5", "s0 > 5", "s0 >= 5", "s0 == 5", "s0 != 5", "s0 + 1 < 2*s1",
-        "s0/2", "s0/(2*s1)", "s0**s1", "s0**(-1)", "Foo()", "oo", "-oo", "True", "s10*s2",
-        "s0*Max(1, s1)", "s0 + Max(1, s1)", "u0 + u1 - 1"}) {
+  for (std::string_view text : {"s0",
+                                "u0",
+                                "s27",
+                                "s16*s47",
+                                "64*s16*s82",
+                                "2*s0",
+                                "s0 + 1",
+                                "s72 - 1",
+                                "-s0",
+                                "(s27//2)",
+                                "((s72 + 1)//2)",
+                                "Max(1, (s27//2))",
+                                "Min(16384, ((s72 + 1)//2))",
+                                "CeilDiv(s0, 2)",
+                                "Mod(s0, 2)",
+                                "s0**2",
+                                "2*s0**2 + s0",
+                                "9223372036854775807",
+                                "-9223372036854775808",
+                                "-5",
+                                "0",
+                                "s0*s1 + s0",
+                                "-s0 + 4",
+                                "s0 - s1",
+                                "-2*s0 - 3",
+                                "s0 + s1**2",
+                                "Max(s0, s1)",
+                                "Min(0, s0)",
+                                "Max(1, s0, s1)",
+                                "s0*s1*s2",
+                                "s0**3 + 3*s0**2*s1 + 3*s0*s1**2 + s1**3",
+                                "Max(1, s0)**2",
+                                "2*((s0//2))",
+                                "-(s0//2)",
+                                "((s0//2))**2",
+                                "((2*s0 + 1)//3)",
+                                "(s0**2//3)",
+                                "(Max(1, s0)//2)",
+                                "(s0//(s1 + 1))",
+                                "((-s0)//2)",
+                                "s0 + (s1//2)",
+                                "Mod(s0 + 1, 2)",
+                                "ModularIndexing(s0, 1, 64)",
+                                "PythonMod(s0, 3)",
+                                "TruncToInt(s0)",
+                                "Eq(s0, 1)",
+                                "Piecewise((1, Eq(s0, 1)), (s0, True))",
+                                "s0 < 5",
+                                "s0 <= 5",
+                                "s0 > 5",
+                                "s0 >= 5",
+                                "s0 == 5",
+                                "s0 != 5",
+                                "s0 + 1 < 2*s1",
+                                "s0/2",
+                                "s0/(2*s1)",
+                                "s0**s1",
+                                "s0**(-1)",
+                                "Foo()",
+                                "oo",
+                                "-oo",
+                                "True",
+                                "s10*s2",
+                                "s0*Max(1, s1)",
+                                "s0 + Max(1, s1)",
+                                "u0 + u1 - 1"}) {
     EXPECT_EQ(roundTrip(text), text);
   }
 }
@@ -345,8 +408,7 @@ TEST_F(SymExprTest, OverflowKeepsArithmeticUnfolded) {
     SymExpr e = p(text);
     std::string printed = ctx.print(e);
     Result<SymExpr> again = ctx.parse(printed);
-    ASSERT_TRUE(again.ok()) << text << " printed as " << printed << ": "
-                            << again.error().message;
+    ASSERT_TRUE(again.ok()) << text << " printed as " << printed << ": " << again.error().message;
     EXPECT_EQ(*again, e) << text << " printed as " << printed;
   }
   EXPECT_FALSE(p("9223372036854775807 + 1").isConstant());
@@ -440,10 +502,10 @@ TEST_F(SymExprTest, NestingIsBounded) {
     chain += "//s1";
   EXPECT_NE(parseError(chain).message.find("too deeply"), std::string::npos);
   for (std::string_view pattern :
-       {"({}//s1)", "-({}//s1)", "2*(({}//s1))", "(s2*{}//s1)", "-2*({}//3)", "((-{})//s1)",
-        "Foo({})", "-Foo(-{})", "({} < 1)", "-({})/2", "({})/s1", "({})**s1", "-(({})/s1)**2",
-        "Max({}, s0)", "Mod({}, s1)", "CeilDiv(-{}, s1)", "({}, 1)", "2*({} + s1)", "-{}*s1",
-        "-(({})**2 - 1)"}) {
+       {"({}//s1)",         "-({}//s1)", "2*(({}//s1))",  "(s2*{}//s1)", "-2*({}//3)",
+        "((-{})//s1)",      "Foo({})",   "-Foo(-{})",     "({} < 1)",    "-({})/2",
+        "({})/s1",          "({})**s1",  "-(({})/s1)**2", "Max({}, s0)", "Mod({}, s1)",
+        "CeilDiv(-{}, s1)", "({}, 1)",   "2*({} + s1)",   "-{}*s1",      "-(({})**2 - 1)"}) {
     std::string text = "s0";
     bool limited = false;
     for (int n = 0; n < 300 && !limited; ++n) {
@@ -517,14 +579,15 @@ TEST_F(SymExprTest, CollectSymbols) {
 }
 
 TEST_F(SymExprTest, SignAnalysis) {
-  for (std::string_view text : {"0", "5", "s0", "u3", "s0*s1 + 1", "(s27//2)", "Max(1, s0)",
-                                "Max(-1, s0)", "Min(16384, ((s72 + 1)//2))", "Mod(x, 4)",
-                                "x**2", "CeilDiv(s0, 2)", "s0 < 5"})
+  for (std::string_view text :
+       {"0", "5", "s0", "u3", "s0*s1 + 1", "(s27//2)", "Max(1, s0)", "Max(-1, s0)",
+        "Min(16384, ((s72 + 1)//2))", "Mod(x, 4)", "x**2", "CeilDiv(s0, 2)", "s0 < 5"})
     EXPECT_TRUE(ctx.isNonNegative(p(text))) << text;
   for (std::string_view text :
        {"-1", "x", "s0 - 1", "-s0", "Max(-1, x)", "Min(0, x)", "(s0//x)", "x**3", "s0/2"})
     EXPECT_FALSE(ctx.isNonNegative(p(text))) << text;
-  for (std::string_view text : {"1", "s0 + 1", "Max(1, s0)", "Min(2, s0 + 1)", "CeilDiv(s0 + 1, 2)"})
+  for (std::string_view text :
+       {"1", "s0 + 1", "Max(1, s0)", "Min(2, s0 + 1)", "CeilDiv(s0 + 1, 2)"})
     EXPECT_TRUE(ctx.isPositive(p(text))) << text;
   for (std::string_view text : {"0", "s0", "(s27//2)", "Max(0, s0)", "s0*s1"})
     EXPECT_FALSE(ctx.isPositive(p(text))) << text;
@@ -543,7 +606,7 @@ TEST_F(SymExprTest, CompareIsATotalOrder) {
         continue;
       int ab = ctx.compare(a, b), ba = ctx.compare(b, a);
       EXPECT_NE(ab, 0) << ctx.print(a) << " vs " << ctx.print(b);
-      EXPECT_EQ(ab < 0, ba > 0) << ctx.print(a) << " vs " << ctx.print(b);
+      EXPECT_EQ(ab<0, ba> 0) << ctx.print(a) << " vs " << ctx.print(b);
       for (SymExpr c : exprs) {
         if (ab < 0 && ctx.compare(b, c) < 0) {
           EXPECT_LT(ctx.compare(a, c), 0);
@@ -728,13 +791,15 @@ public:
     return {e, std::move(ref)};
   }
 
-  int64_t pick(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng_); }
+  int64_t pick(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng_);
+  }
 
 private:
   int64_t constant() {
     if (extreme_ && pick(0, 5) == 0) {
-      static constexpr int64_t kExtremes[] = {kMin, kMax, kMin + 1, kMax - 1, int64_t(1) << 62,
-                                              -(int64_t(1) << 62), 3037000500};
+      static constexpr int64_t kExtremes[] = {
+          kMin, kMax, kMin + 1, kMax - 1, int64_t(1) << 62, -(int64_t(1) << 62), 3037000500};
       return kExtremes[pick(0, 6)];
     }
     return pick(-4, 6);
@@ -782,9 +847,9 @@ TEST_F(SymExprTest, CanonicalisationPreservesValues) {
       if (!expected || !actual)
         continue; // Canonical forms may remove (or, via expansion, add) undefined points.
       ++compared;
-      ASSERT_EQ(*actual, *expected) << "seed " << seed << ": " << ctx.print(g.expr) << " with s0="
-                                    << env["s0"] << " s1=" << env["s1"] << " s2=" << env["s2"]
-                                    << " s3=" << env["s3"];
+      ASSERT_EQ(*actual, *expected)
+          << "seed " << seed << ": " << ctx.print(g.expr) << " with s0=" << env["s0"]
+          << " s1=" << env["s1"] << " s2=" << env["s2"] << " s3=" << env["s3"];
     }
   }
   EXPECT_GT(compared, 6000);
@@ -821,9 +886,12 @@ TEST_F(SymExprTest, GarbageNeverCrashes) {
     check(text);
   }
   // Mutations of valid expressions are more likely to reach deep into the parser.
-  const std::string seeds[] = {"Min(16384, ((s72 + 1)//2))", "Max(1, (s27//2))",
-                               "2*s0**2 + s0 - 9223372036854775807", "CeilDiv(s0, 2) % 3",
-                               "Piecewise((1, Eq(s0, 1)), (s0, True))", "(s0 + s1)**4 // -3"};
+  const std::string seeds[] = {"Min(16384, ((s72 + 1)//2))",
+                               "Max(1, (s27//2))",
+                               "2*s0**2 + s0 - 9223372036854775807",
+                               "CeilDiv(s0, 2) % 3",
+                               "Piecewise((1, Eq(s0, 1)), (s0, True))",
+                               "(s0 + s1)**4 // -3"};
   for (int i = 0; i < 20000; ++i) {
     std::string text = seeds[rng() % std::size(seeds)];
     for (int m = 0, n = 1 + rng() % 4; m < n && !text.empty(); ++m) {

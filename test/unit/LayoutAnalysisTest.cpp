@@ -1,0 +1,168 @@
+// Layout inference: storage offsets of view ops, clone strides per memory format, density.
+#include "TestSupport.h"
+
+#include "declone/analysis/LayoutAnalysis.h"
+
+namespace declone::test {
+namespace {
+
+/// Parses a graph whose single input is `input` and whose nodes are `body` (one per line,
+/// without indentation), and returns the inferred layout of node `name` as text.
+class LayoutOf {
+public:
+  LayoutOf(std::string_view input, std::string_view body) {
+    std::string text = "def forward(self, x: \"" + std::string(input) + "\", n: \"Sym(s0)\"):\n";
+    size_t start = 0;
+    std::string last;
+    while (start < body.size()) {
+      size_t end = body.find('\n', start);
+      std::string line(body.substr(start, end - start));
+      if (!line.empty()) {
+        text += "    " + line + "\n";
+        last = line.substr(0, line.find_first_of(": ="));
+      }
+      if (end == std::string_view::npos)
+        break;
+      start = end + 1;
+    }
+    text += "    return (" + last + ", n)\n";
+    file_ = parseOrFail(text);
+    if (!file_)
+      return;
+    effects_ = std::make_unique<EffectAnalysis>(firstGraph(*file_), SchemaRegistry::builtin());
+    layouts_ = std::make_unique<LayoutAnalysis>(firstGraph(*file_), *effects_);
+  }
+
+  std::string operator()(std::string_view name) const {
+    if (!file_)
+      return "<parse error>";
+    Node* node = findNode(firstGraph(*file_), name);
+    if (!node)
+      return "<no node>";
+    const Layout* layout = layouts_->layout(node);
+    return layout ? formatLayout(file_->context->sym(), *layout) : "<unknown>";
+  }
+
+private:
+  std::unique_ptr<GraphFile> file_;
+  std::unique_ptr<EffectAnalysis> effects_;
+  std::unique_ptr<LayoutAnalysis> layouts_;
+};
+
+TEST(LayoutAnalysis, OffsetsOfViewOps) {
+  LayoutOf layout("f32[6, 5][5, 1]cpu",
+                  "slice_1: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.slice.Tensor(x, 0, 2, 9223372036854775807)\n"
+                  "slice_2: \"f32[4, 3][5, 1]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 1, -3)\n"
+                  "select: \"f32[3][1]cpu\" = torch.ops.aten.select.int(slice_2, 0, -1)\n"
+                  "narrow: \"f32[6, 2][5, 1]cpu\" = torch.ops.aten.narrow.default(x, 1, 3, 2)\n"
+                  "diagonal: \"f32[4][6]cpu\" = torch.ops.aten.diagonal.default(x, 1)\n"
+                  "diagonal_1: \"f32[4][6]cpu\" = torch.ops.aten.diagonal.default(x, -2)\n"
+                  "as_strided: \"f32[2, 2][1, 2]cpu\" = torch.ops.aten.as_strided.default(x, [2, 2], [1, 2], 7)\n"
+                  "permute: \"f32[5, 6][1, 5]cpu\" = torch.ops.aten.permute.default(slice_1, [1, 0])\n"
+                  "t: \"f32[5, 6][1, 5]cpu\" = torch.ops.aten.t.default(slice_1)\n"
+                  "unsqueeze: \"f32[1, 4, 5][20, 5, 1]cpu\" = torch.ops.aten.unsqueeze.default(slice_1, 0)\n"
+                  "expand: \"f32[2, 4, 5][0, 5, 1]cpu\" = torch.ops.aten.expand.default(unsqueeze, [2, -1, -1])\n"
+                  "view: \"f32[20][1]cpu\" = torch.ops.aten.view.default(slice_1, [20])\n"
+                  "reshape: \"f32[20][1]cpu\" = torch.ops.aten.reshape.default(x, [30])\n"
+                  "add_: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.add_.Tensor(slice_1, 1)\n"
+                  "relu: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.relu.default(slice_1)\n"
+                  "slice_3: \"f32[s0, 5][5, 1]cpu\" = torch.ops.aten.slice.Tensor(x, 0, n, 9223372036854775807)");
+  EXPECT_EQ(layout("x"), "f32[6, 5][5, 1]cpu@0");
+  EXPECT_EQ(layout("slice_1"), "f32[4, 5][5, 1]cpu@10");
+  EXPECT_EQ(layout("slice_2"), "f32[4, 3][5, 1]cpu@12") << "a negative start counts from the end";
+  EXPECT_EQ(layout("select"), "f32[3][1]cpu@27");
+  EXPECT_EQ(layout("narrow"), "f32[6, 2][5, 1]cpu@3");
+  EXPECT_EQ(layout("diagonal"), "f32[4][6]cpu@1");
+  EXPECT_EQ(layout("diagonal_1"), "f32[4][6]cpu@10");
+  EXPECT_EQ(layout("as_strided"), "f32[2, 2][1, 2]cpu@7");
+  EXPECT_EQ(layout("permute"), "f32[5, 6][1, 5]cpu@10");
+  EXPECT_EQ(layout("t"), "f32[5, 6][1, 5]cpu@10");
+  EXPECT_EQ(layout("expand"), "f32[2, 4, 5][0, 5, 1]cpu@10");
+  EXPECT_EQ(layout("view"), "f32[20][1]cpu@10");
+  EXPECT_EQ(layout("reshape"), "f32[20][1]cpu@0") << "view or copy, both start at 0 here";
+  EXPECT_EQ(layout("add_"), "f32[4, 5][5, 1]cpu@10") << "in-place ops return their input";
+  EXPECT_EQ(layout("relu"), "f32[4, 5][5, 1]cpu@0") << "fresh results start at 0";
+  EXPECT_EQ(layout("slice_3"), "f32[s0, 5][5, 1]cpu@5*s0");
+}
+
+TEST(LayoutAnalysis, OffsetsOfSplitElements) {
+  LayoutOf layout("f32[10, 4][4, 1]cpu",
+                  "split = torch.ops.aten.split.Tensor(x, 3)\n"
+                  "getitem: \"f32[3, 4][4, 1]cpu\" = split[2]\n"
+                  "chunk = torch.ops.aten.chunk.default(x, 3, 0)\n"
+                  "getitem_1: \"f32[4, 4][4, 1]cpu\" = chunk[1]\n"
+                  "unbind = torch.ops.aten.unbind.int(x, 1)\n"
+                  "getitem_2: \"f32[10][4]cpu\" = unbind[2]\n"
+                  "split_with_sizes = torch.ops.aten.split_with_sizes.default(x, [1, 2, 7])\n"
+                  "getitem_3: \"f32[7, 4][4, 1]cpu\" = split_with_sizes[2]");
+  EXPECT_EQ(layout("getitem"), "f32[3, 4][4, 1]cpu@24");
+  EXPECT_EQ(layout("getitem_1"), "f32[4, 4][4, 1]cpu@16") << "chunk size is ceil(10 / 3)";
+  EXPECT_EQ(layout("getitem_2"), "f32[10][4]cpu@2");
+  EXPECT_EQ(layout("getitem_3"), "f32[7, 4][4, 1]cpu@12");
+}
+
+TEST(LayoutAnalysis, UnknownStaysUnknown) {
+  LayoutOf layout("f32[6, 5]",
+                  "slice_1: \"f32[4, 5]\" = torch.ops.aten.slice.Tensor(x, 0, 2)\n"
+                  "clone: \"f32[4, 5]\" = torch.ops.aten.clone.default(slice_1)\n"
+                  "foo: \"f32[4, 5][5, 1]cpu\" = torch.ops.mylib.foo.default(x)\n"
+                  "bar = torch.ops.aten.relu.default(x)");
+  EXPECT_EQ(layout("x"), "f32[6, 5][?]@0");
+  EXPECT_EQ(layout("slice_1"), "f32[4, 5][?]@?") << "the offset needs the input's strides";
+  EXPECT_EQ(layout("clone"), "f32[4, 5][?]@0") << "preserve_format needs the input's strides";
+  EXPECT_EQ(layout("foo"), "f32[4, 5][5, 1]cpu@?") << "an op without schema may return a view";
+  EXPECT_EQ(layout("bar"), "<unknown>");
+}
+
+TEST(LayoutAnalysis, CloneStridesPerMemoryFormat) {
+  LayoutOf layout("f32[2, 3, 4, 5][60, 1, 15, 3]cpu",
+                  "clone: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(x)\n"
+                  "clone_1: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(x, memory_format = torch.contiguous_format)\n"
+                  "clone_2: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(clone_1, memory_format = torch.channels_last)\n"
+                  "permute: \"f32[5, 4, 3, 2][3, 15, 1, 60]cpu\" = torch.ops.aten.permute.default(x, [3, 2, 1, 0])\n"
+                  "slice_1: \"f32[5, 4, 3, 1][3, 15, 1, 60]cpu\" = torch.ops.aten.slice.Tensor(permute, 3, 0, 1)\n"
+                  "slice_2: \"f32[5, 2, 3, 1][3, 15, 1, 60]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 1, 0, 2)\n"
+                  "clone_3: \"f32[5, 2, 3, 1]cpu\" = torch.ops.aten.clone.default(slice_2)\n"
+                  "slice_3: \"f32[5, 4, 2, 1][3, 15, 1, 60]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 2, 0, 2)\n"
+                  "clone_4: \"f32[5, 4, 2, 1]cpu\" = torch.ops.aten.clone.default(slice_3)");
+  EXPECT_EQ(layout("clone"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0") << "dense: strides kept";
+  EXPECT_EQ(layout("clone_1"), "f32[2, 3, 4, 5][60, 20, 5, 1]cpu@0");
+  EXPECT_EQ(layout("clone_2"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0");
+  // Expected values are what torch 1.13 computes for the same views.
+  EXPECT_EQ(layout("clone_3"), "f32[5, 2, 3, 1][3, 15, 1, 60]cpu@0")
+      << "slicing the outermost dimension keeps a permuted tensor dense";
+  EXPECT_EQ(layout("clone_4"), "f32[5, 4, 2, 1][2, 10, 1, 40]cpu@0")
+      << "not dense: dense strides in the input's stride order";
+}
+
+TEST(LayoutAnalysis, DensityAndSymbolicCloneStrides) {
+  Context context;
+  SymContext& sym = context.sym();
+  auto s = [&](std::string_view text) { return *sym.parse(text); };
+  std::vector<SymExpr> sizes = {s("s0"), s("s1"), SymExpr::constant(8)};
+  std::vector<SymExpr> contiguous = {s("8*s1"), SymExpr::constant(8), SymExpr::constant(1)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizes, contiguous), true);
+  std::vector<SymExpr> gappy = {s("16*s1"), SymExpr::constant(8), SymExpr::constant(1)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizes, gappy), std::nullopt)
+      << "not provable either way with symbols";
+  std::vector<SymExpr> constantSizes = {SymExpr::constant(2), SymExpr::constant(3)};
+  std::vector<SymExpr> overlapping = {SymExpr::constant(1), SymExpr::constant(1)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, constantSizes, overlapping), false);
+  std::vector<SymExpr> sizeOne = {SymExpr::constant(1), SymExpr::constant(3)};
+  std::vector<SymExpr> anyStride = {SymExpr::constant(99), SymExpr::constant(1)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizeOne, anyStride), true)
+      << "size-1 dimensions do not matter for density";
+
+  Layout input;
+  input.sizes = sizes;
+  input.strides = std::span<const SymExpr>(contiguous);
+  auto strides = LayoutAnalysis::cloneStrides(sym, input, MemoryFormat::Contiguous);
+  ASSERT_TRUE(strides);
+  EXPECT_EQ((*strides)[0], s("s1*8")) << "provably equal spellings compare equal";
+  EXPECT_EQ((*strides)[1], SymExpr::constant(8));
+  EXPECT_FALSE(LayoutAnalysis::cloneStrides(sym, input, MemoryFormat::ChannelsLast))
+      << "channels_last needs 4 dimensions";
+}
+
+} // namespace
+} // namespace declone::test
