@@ -37,8 +37,8 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 
 demo: build
-	@echo '$$ declone print examples/mamba_slice.fx'
-	@$(BUILD)/bin/declone print examples/mamba_slice.fx
+	@echo '$$ declone opt examples/mamba_slice.fx --remarks --stats'
+	@$(BUILD)/bin/declone opt examples/mamba_slice.fx --remarks --stats
 
 bench: build
 	$(BUILD)/bin/declone_bench --benchmark_counters_tabular=true

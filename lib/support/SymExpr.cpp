@@ -82,9 +82,9 @@ static_assert(sizeof(SymExpr) == 16 && std::has_unique_object_representations_v<
 constexpr size_t kOperandSize = 16;
 
 /// An interned node. Invariants (canonical form):
-///  - Poly: `terms` non-empty, sorted by monoOrder, distinct monomials, non-zero coefficients,
-///    and not just `1*atom` (that is the atom itself).
-///  - Monomial: `factors` sorted by atom order with distinct atoms, exp >= 1, and not a single
+///  - Poly: `terms` non-empty, sorted by compareMonomials, with distinct monomials and non-zero
+///    coefficients, and not just `1*atom` (that is the atom itself).
+///  - Monomial: `factors` sorted by compareAtoms with distinct atoms, exp >= 1, and not a single
 ///    factor with exp 1 (that is the atom itself).
 ///  - Atoms: canonical argument SymExprs in `args`.
 struct SymNode {
@@ -124,12 +124,22 @@ uint64_t mix64(uint64_t x) {
   return x;
 }
 
-uint64_t uabs(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
+uint64_t uabs(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
 
-const SymNode* nodeOf(SymExpr e) { return SymAccess::node(e); }
-SymExpr exprOf(const SymNode* n) { return SymAccess::make(n); }
-int64_t valueOf(SymExpr e) { return SymAccess::value(e); }
-bool isKind(SymExpr e, SymKind k) { return nodeOf(e) && nodeOf(e)->kind == k; }
+const SymNode* nodeOf(SymExpr e) {
+  return SymAccess::node(e);
+}
+SymExpr exprOf(const SymNode* n) {
+  return SymAccess::make(n);
+}
+int64_t valueOf(SymExpr e) {
+  return SymAccess::value(e);
+}
+bool isKind(SymExpr e, SymKind k) {
+  return nodeOf(e) && nodeOf(e)->kind == k;
+}
 
 //===----------------------------------------------------------------------===//
 // Python integer semantics with overflow detection
@@ -467,7 +477,9 @@ ClassKey viewClass(const SortView& v) {
   return {0, 0, ""};
 }
 
-template <class T> int cmp3(const T& a, const T& b) { return a < b ? -1 : (b < a ? 1 : 0); }
+template <class T> int cmp3(const T& a, const T& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
 
 int compareViews(const SortView& x, const SortView& y);
 
@@ -602,7 +614,9 @@ int atomPrecedence(SymKind k) {
   return 1000;
 }
 
-bool isComparison(SymKind k) { return k >= SymKind::Lt && k <= SymKind::Ne; }
+bool isComparison(SymKind k) {
+  return k >= SymKind::Lt && k <= SymKind::Ne;
+}
 
 /// Infix atoms whose printed operands would re-associate with a neighbouring operator.
 bool isInfixAtom(SymKind k) {
@@ -652,8 +666,8 @@ std::string_view functionName(const SymNode* n) {
 }
 
 bool isNamedConstant(std::string_view name) {
-  return name == "True" || name == "False" || name == "oo" || name == "int_oo" ||
-         name == "zoo" || name == "nan";
+  return name == "True" || name == "False" || name == "oo" || name == "int_oo" || name == "zoo" ||
+         name == "nan";
 }
 
 } // namespace
@@ -738,8 +752,8 @@ struct SymContextImpl {
       return SymExpr::constant(constant);
     if (constant == 0 && terms.size() == 1 && terms[0].coef == 1 && terms[0].mono->isAtom())
       return exprOf(terms[0].mono);
-    return exprOf(intern({SymKind::Poly, constant, {}, terms.data(),
-                          static_cast<uint32_t>(terms.size())}));
+    return exprOf(
+        intern({SymKind::Poly, constant, {}, terms.data(), static_cast<uint32_t>(terms.size())}));
   }
 
   /// Builds the canonical monomial for sorted, distinct factors.
@@ -747,8 +761,8 @@ struct SymContextImpl {
     assert(!factors.empty());
     if (factors.size() == 1 && factors[0].exp == 1)
       return factors[0].atom;
-    return intern({SymKind::Monomial, 0, {}, factors.data(),
-                   static_cast<uint32_t>(factors.size())});
+    return intern(
+        {SymKind::Monomial, 0, {}, factors.data(), static_cast<uint32_t>(factors.size())});
   }
 
   std::optional<const SymNode*> mulMonomials(const SymNode* a, const SymNode* b) {
@@ -866,9 +880,8 @@ struct SymContextImpl {
     int64_t constant;
     if (__builtin_mul_overflow(pa.constant(), pb.constant(), &constant))
       return std::nullopt;
-    std::sort(products.begin(), products.end(), [](const Term& x, const Term& y) {
-      return compareMonomials(x.mono, y.mono) < 0;
-    });
+    std::sort(products.begin(), products.end(),
+              [](const Term& x, const Term& y) { return compareMonomials(x.mono, y.mono) < 0; });
     SmallVec<Term, 16> merged;
     for (const Term& t : products) {
       if (!merged.empty() && merged.back().mono == t.mono) {
@@ -1549,8 +1562,8 @@ private:
       Value q = pyFloorDiv(values[0], values[1]);
       return q ? pyMod(*q, values[2]) : std::nullopt;
     }
-    if (args.size() == 1 && (name == "TruncToInt" || name == "FloorToInt" ||
-                             name == "CeilToInt" || name == "RoundToInt" || name == "Identity"))
+    if (args.size() == 1 && (name == "TruncToInt" || name == "FloorToInt" || name == "CeilToInt" ||
+                             name == "RoundToInt" || name == "Identity"))
       return values[0]; // Exact on integers.
     return std::nullopt;
   }
@@ -1670,10 +1683,18 @@ bool positive(SymExpr e) {
 // Parsing
 //===----------------------------------------------------------------------===//
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool isIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool isIdentChar(char c) {
+  return isIdentStart(c) || isDigit(c);
+}
 
 bool isIdentifier(std::string_view s) {
   if (s.empty() || !isIdentStart(s[0]))
@@ -1784,8 +1805,8 @@ private:
   /// Rejects results deeper than kMaxDepth (see there).
   std::optional<SymExpr> bounded(SymExpr e, size_t pos) {
     if (!e.isConstant() && nodeOf(e)->depth > kMaxDepth)
-      return fail(pos, "expression nested too deeply (depth limit " + std::to_string(kMaxDepth) +
-                           ")");
+      return fail(pos,
+                  "expression nested too deeply (depth limit " + std::to_string(kMaxDepth) + ")");
     return e;
   }
 
@@ -2163,11 +2184,21 @@ Result<SymExpr> SymContext::parse(std::string_view text) {
   return detail::Parser(*impl_, text).run();
 }
 
-SymExpr SymContext::symbol(std::string_view name) { return impl_->symbol(name); }
-SymExpr SymContext::add(SymExpr a, SymExpr b) { return impl_->add(a, b); }
-SymExpr SymContext::sub(SymExpr a, SymExpr b) { return impl_->sub(a, b); }
-SymExpr SymContext::mul(SymExpr a, SymExpr b) { return impl_->mul(a, b); }
-SymExpr SymContext::neg(SymExpr a) { return impl_->neg(a); }
+SymExpr SymContext::symbol(std::string_view name) {
+  return impl_->symbol(name);
+}
+SymExpr SymContext::add(SymExpr a, SymExpr b) {
+  return impl_->add(a, b);
+}
+SymExpr SymContext::sub(SymExpr a, SymExpr b) {
+  return impl_->sub(a, b);
+}
+SymExpr SymContext::mul(SymExpr a, SymExpr b) {
+  return impl_->mul(a, b);
+}
+SymExpr SymContext::neg(SymExpr a) {
+  return impl_->neg(a);
+}
 
 SymExpr SymContext::sum(std::span<const SymExpr> operands) {
   if (operands.empty())
@@ -2177,10 +2208,18 @@ SymExpr SymContext::sum(std::span<const SymExpr> operands) {
     positive.push_back(false);
   return impl_->sum(operands, positive.span());
 }
-SymExpr SymContext::floorDiv(SymExpr a, SymExpr b) { return impl_->floorDiv(a, b); }
-SymExpr SymContext::mod(SymExpr a, SymExpr b) { return impl_->mod(a, b); }
-SymExpr SymContext::ceilDiv(SymExpr a, SymExpr b) { return impl_->ceilDiv(a, b); }
-SymExpr SymContext::pow(SymExpr base, SymExpr exp) { return impl_->pow(base, exp); }
+SymExpr SymContext::floorDiv(SymExpr a, SymExpr b) {
+  return impl_->floorDiv(a, b);
+}
+SymExpr SymContext::mod(SymExpr a, SymExpr b) {
+  return impl_->mod(a, b);
+}
+SymExpr SymContext::ceilDiv(SymExpr a, SymExpr b) {
+  return impl_->ceilDiv(a, b);
+}
+SymExpr SymContext::pow(SymExpr base, SymExpr exp) {
+  return impl_->pow(base, exp);
+}
 
 SymExpr SymContext::max(SymExpr a, SymExpr b) {
   SymExpr args[2] = {a, b};
@@ -2198,7 +2237,9 @@ std::string SymContext::print(SymExpr e) const {
   return out;
 }
 
-void SymContext::print(SymExpr e, std::string& out) const { detail::Printer(out).print(e); }
+void SymContext::print(SymExpr e, std::string& out) const {
+  detail::Printer(out).print(e);
+}
 
 std::optional<int64_t>
 SymContext::evaluate(SymExpr e, const std::unordered_map<std::string, int64_t>& bindings) const {
@@ -2241,8 +2282,12 @@ void SymContext::collectSymbols(SymExpr e, std::vector<std::string>& out) const 
   }
 }
 
-bool SymContext::isNonNegative(SymExpr e) const { return detail::nonNegative(e); }
-bool SymContext::isPositive(SymExpr e) const { return detail::positive(e); }
+bool SymContext::isNonNegative(SymExpr e) const {
+  return detail::nonNegative(e);
+}
+bool SymContext::isPositive(SymExpr e) const {
+  return detail::positive(e);
+}
 
 bool SymContext::isSymbol(SymExpr e) const {
   const SymNode* n = SymAccess::node(e);
@@ -2255,8 +2300,12 @@ std::optional<std::string_view> SymContext::symbolName(SymExpr e) const {
   return SymAccess::node(e)->name;
 }
 
-int SymContext::compare(SymExpr a, SymExpr b) const { return detail::compareExprs(a, b); }
+int SymContext::compare(SymExpr a, SymExpr b) const {
+  return detail::compareExprs(a, b);
+}
 
-size_t SymContext::numNodes() const { return impl_->table.size(); }
+size_t SymContext::numNodes() const {
+  return impl_->table.size();
+}
 
 } // namespace declone

@@ -112,7 +112,8 @@ public:
   [[nodiscard]] SymExpr min(SymExpr a, SymExpr b);
 
   /// Prints in sympy's str() spelling as PyTorch shows it: `64*s16*s82`, `s72 - 1`,
-  /// `((s72 + 1)//2)`, `Max(1, (s27//2))`. parse(print(e)) == e for every e.
+  /// `((s72 + 1)//2)`, `Max(1, (s27//2))`. parse(print(e)) == e for every e that parse()
+  /// returns, and for built expressions up to the parser's depth limit (about 127 levels).
   [[nodiscard]] std::string print(SymExpr e) const;
   /// Appends the printed form of `e` to `out`.
   void print(SymExpr e, std::string& out) const;
