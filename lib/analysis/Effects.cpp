@@ -36,8 +36,8 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
     if (argument.elementAlias || !argument.alias || argument.alias->isWrite ||
         argument.alias->isWildcardBefore())
       return false;
-    bool feedsListReturn = std::any_of(
-        schema.returns.begin(), schema.returns.end(), [&](const SchemaArgument& ret) {
+    bool feedsListReturn =
+        std::any_of(schema.returns.begin(), schema.returns.end(), [&](const SchemaArgument& ret) {
           return ret.type.isList() && ret.sharesAliasSetWith(argument);
         });
     if (!feedsListReturn)
@@ -145,7 +145,13 @@ void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
     if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema))
       return makeUnknown(node, effects, "wildcard alias annotation in " + schemaName(target));
     schemas_[node->order()] = schema;
-    return analyzeOpCall(node, *schema, effects);
+    analyzeOpCall(node, *schema, effects);
+    // wait_tensor's schema declares a fresh result, but it returns its input once the
+    // collective has finished writing it.
+    if (target.isOp("_c10d_functional", "wait_tensor") && !node->args().empty() &&
+        node->args()[0].isNode())
+      effects.result = {OutputAlias::Kind::Aliases, node->args()[0].node()};
+    return;
   }
   case Target::Kind::Function: {
     if (target.isOperator("getitem"))
@@ -170,8 +176,7 @@ void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
   }
 }
 
-void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema,
-                                   NodeEffects& effects) {
+void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, NodeEffects& effects) {
   // Which node fills each schema argument, for resolving return aliases.
   std::vector<const Arg*> bound(schema.arguments.size(), nullptr);
   auto bind = [&](const Arg& value, std::optional<size_t> index) {

@@ -9,11 +9,12 @@ namespace {
 
 /// View ops whose result starts where their input starts.
 constexpr std::string_view kSameOffsetViews[] = {
-    "view",       "_reshape_alias", "permute",  "transpose", "t",        "numpy_T",
-    "expand",     "expand_as",      "squeeze",  "unsqueeze", "alias",    "detach",
-    "view_as",    "unfold",         "movedim",  "swapaxes",  "swapdims", "mT",
-    "mH",         "adjoint",        "_conj",    "conj",      "_neg_view", "view_as_real",
-    "view_as_complex", "positive",
+    "view",     "_reshape_alias", "permute",   "transpose",    "t",
+    "numpy_T",  "expand",         "expand_as", "squeeze",      "unsqueeze",
+    "alias",    "detach",         "view_as",   "unfold",       "movedim",
+    "swapaxes", "swapdims",       "mT",        "mH",           "adjoint",
+    "_conj",    "conj",           "_neg_view", "view_as_real", "view_as_complex",
+    "positive",
 };
 /// Ops that return a view when they can and a copy otherwise: the offset is the input's when
 /// that is 0 (a copy starts at 0 too), else unknown.
@@ -183,9 +184,8 @@ std::optional<bool> LayoutAnalysis::isNonOverlappingAndDense(SymContext& sym,
   return true;
 }
 
-std::optional<std::vector<SymExpr>> LayoutAnalysis::cloneStrides(SymContext& sym,
-                                                                 const Layout& input,
-                                                                 MemoryFormat format) {
+std::optional<std::vector<SymExpr>>
+LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat format) {
   std::span<const SymExpr> sizes = input.sizes;
   switch (format) {
   case MemoryFormat::Contiguous:
@@ -236,7 +236,8 @@ LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects
         node->args()[0].isNode()) {
       if (const Layout* input = this->layout(node->args()[0].node())) {
         MemoryFormat format = MemoryFormat::Preserve;
-        if (const Arg* arg = node->kwarg("memory_format"); arg && arg->kind == ArgKind::MemoryFormat)
+        if (const Arg* arg = node->kwarg("memory_format");
+            arg && arg->kind == ArgKind::MemoryFormat)
           format = arg->memoryFormat();
         if (std::optional<std::vector<SymExpr>> strides = cloneStrides(sym_, *input, format))
           layout.strides = save(*strides);

@@ -45,12 +45,12 @@ struct InfixOperator {
   std::string_view function;
 };
 constexpr InfixOperator kBinaryOperators[] = {
-    {"+", "operator.add"},     {"-", "operator.sub"},     {"*", "operator.mul"},
+    {"+", "operator.add"},       {"-", "operator.sub"},     {"*", "operator.mul"},
     {"//", "operator.floordiv"}, {"/", "operator.truediv"}, {"%", "operator.mod"},
-    {"**", "operator.pow"},    {"<<", "operator.lshift"}, {">>", "operator.rshift"},
-    {"&", "operator.and_"},    {"|", "operator.or_"},     {"^", "operator.xor"},
-    {"@", "operator.matmul"},  {"==", "operator.eq"},     {"!=", "operator.ne"},
-    {"<", "operator.lt"},      {">", "operator.gt"},      {"<=", "operator.le"},
+    {"**", "operator.pow"},      {"<<", "operator.lshift"}, {">>", "operator.rshift"},
+    {"&", "operator.and_"},      {"|", "operator.or_"},     {"^", "operator.xor"},
+    {"@", "operator.matmul"},    {"==", "operator.eq"},     {"!=", "operator.ne"},
+    {"<", "operator.lt"},        {">", "operator.gt"},      {"<=", "operator.le"},
     {">=", "operator.ge"},
 };
 constexpr InfixOperator kUnaryOperators[] = {
@@ -241,8 +241,7 @@ bool Reader::failUndefined(const Token& name) {
   for (size_t at = rest.find(name.text); at != std::string_view::npos;
        at = rest.find(name.text, at + 1)) {
     size_t lineStart = rest.rfind('\n', at);
-    if (lineStart == std::string_view::npos ||
-        rest.find_first_not_of(" \t", lineStart + 1) != at)
+    if (lineStart == std::string_view::npos || rest.find_first_not_of(" \t", lineStart + 1) != at)
       continue;
     std::string_view after = rest.substr(at + name.text.size());
     if (after.starts_with(":") || after.starts_with(" = ")) {
@@ -673,8 +672,8 @@ bool Reader::readFlattenLine(Graph& graph,
     if (names_.count(name.text))
       return fail("duplicate placeholder '" + std::string(name.text) + "'", name);
     auto stub = stubs.find(name.text);
-    Node* node = graph.createPlaceholder(name.text,
-                                         stub == stubs.end() ? TypeAnnotation() : stub->second);
+    Node* node =
+        graph.createPlaceholder(name.text, stub == stubs.end() ? TypeAnnotation() : stub->second);
     node->setLine(name.line);
     names_.emplace(node->name(), node);
   }
@@ -826,8 +825,8 @@ bool Reader::readRhs(Graph& graph, std::string_view name, const TypeAnnotation& 
         return false;
       return makeCall(context_.target(Target::Kind::Function, dotted), args, kwargs);
     }
-    if (head == "self" && dotted.size() > 5 && (is(Tok::Semicolon) || is(Tok::Newline) ||
-                                                 is(Tok::End))) {
+    if (head == "self" && dotted.size() > 5 &&
+        (is(Tok::Semicolon) || is(Tok::Newline) || is(Tok::End))) {
       Node* node = graph.createGetAttr(name, dotted.substr(5), type);
       node->setLine(line);
       return true;
@@ -931,7 +930,7 @@ bool Reader::readSequence(Arg& out, Tok close, ArgKind kind, unsigned depth) {
       continue;
     }
     if (!is(close))
-      return failExpected(close == Tok::RParen    ? "',' or ')'"
+      return failExpected(close == Tok::RParen     ? "',' or ')'"
                           : close == Tok::RBracket ? "',' or ']'"
                                                    : "',' or '}'");
   }
@@ -1007,7 +1006,7 @@ bool Reader::readValue(Arg& out, unsigned depth) {
         return true;
       }
       if (is(Tok::Float) || isIdent("inf") || isIdent("nan")) {
-        double value = is(Tok::Float) ? std::strtod(std::string(cur_.text).c_str(), nullptr)
+        double value = is(Tok::Float)   ? std::strtod(std::string(cur_.text).c_str(), nullptr)
                        : isIdent("inf") ? HUGE_VAL
                                         : NAN;
         out.kind = ArgKind::Float;

@@ -30,9 +30,9 @@ constexpr InfixForm kInfixForms[] = {
     {"operator.invert", "~", true},
 };
 
-constexpr std::string_view kMemoryFormatNames[] = {
-    "torch.contiguous_format", "torch.preserve_format", "torch.channels_last",
-    "torch.channels_last_3d"};
+constexpr std::string_view kMemoryFormatNames[] = {"torch.contiguous_format",
+                                                   "torch.preserve_format", "torch.channels_last",
+                                                   "torch.channels_last_3d"};
 
 /// Python's repr() of a float: shortest round-trip digits, scientific outside [1e-4, 1e16).
 void writePythonFloat(double value, std::string& out) {
@@ -45,7 +45,8 @@ void writePythonFloat(double value, std::string& out) {
     return;
   }
   char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  auto [end, ec] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
   assert(ec == std::errc());
   std::string_view text(buffer, end - buffer);
   if (text.front() == '-') {

@@ -66,7 +66,9 @@ constexpr bool tableFollowsEnumOrder() {
 }
 static_assert(tableFollowsEnumOrder(), "kDTypes is indexed by DType");
 
-const DTypeInfo& info(DType dtype) { return kDTypes[static_cast<size_t>(dtype)]; }
+const DTypeInfo& info(DType dtype) {
+  return kDTypes[static_cast<size_t>(dtype)];
+}
 
 } // namespace
 
@@ -87,8 +89,14 @@ std::optional<DType> dtypeFromTorchName(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view abbreviation(DType dtype) { return info(dtype).abbreviation; }
-std::string_view torchName(DType dtype) { return info(dtype).torchName; }
-unsigned elementSize(DType dtype) { return info(dtype).size; }
+std::string_view abbreviation(DType dtype) {
+  return info(dtype).abbreviation;
+}
+std::string_view torchName(DType dtype) {
+  return info(dtype).torchName;
+}
+unsigned elementSize(DType dtype) {
+  return info(dtype).size;
+}
 
 } // namespace declone

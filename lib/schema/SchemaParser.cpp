@@ -16,6 +16,7 @@
 // input can crash it.
 #include "declone/schema/Schema.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -31,9 +32,6 @@ struct Token {
 
   [[nodiscard]] bool is(char punct) const {
     return kind == Kind::Punct && text.size() == 1 && text[0] == punct;
-  }
-  [[nodiscard]] bool isIdent(std::string_view name) const {
-    return kind == Kind::Ident && text == name;
   }
 };
 
@@ -148,40 +146,17 @@ private:
 
 /// Base type names besides type variables (lower-case identifiers) and the constructors
 /// (`Dict`, `Future`, ...). From schema_type_parser.cpp, plus the symbolic types.
-constexpr std::array kBaseTypes = {
-    "Tensor",
-    "Scalar",
-    "ScalarType",
-    "Layout",
-    "MemoryFormat",
-    "Device",
-    "Generator",
-    "Dimname",
-    "Storage",
-    "Stream",
-    "QScheme",
-    "Quantizer",
-    "ConstQuantizerPtr",
-    "Capsule",
-    "Any",
-    "AnyClassType",
-    "AnyEnumType",
-    "SymInt",
-    "SymFloat",
-    "SymBool",
-    "None",
-    "NoneType",
-    "PyObject",
-    "str",
-    "int",
-    "float",
-    "bool",
-    "complex",
-    "number",
+// clang-format off
+constexpr std::array<std::string_view, 28> kBaseTypes = {
+    "Tensor", "Scalar", "ScalarType", "Layout", "MemoryFormat", "Device", "Generator", "Dimname",
+    "Storage", "Stream", "QScheme", "Quantizer", "ConstQuantizerPtr", "Capsule", "Any",
+    "AnyClassType", "AnyEnumType", "SymInt", "SymFloat", "SymBool", "None", "NoneType", "PyObject",
+    "str", "int", "float", "bool", "complex",
 };
+// clang-format on
 
-/// Base types whose values never hold tensors (everything else but the listed tensor-capable
-/// names, type variables and constructors of those).
+/// Known base types whose values may hold tensors. (Type variables may too; constructors such as
+/// `Dict(str, Tensor)` may if a component may.)
 bool baseMayContainTensor(std::string_view base) {
   return base == "Tensor" || base == "Any" || base == "AnyClassType" || base == "PyObject";
 }
@@ -464,9 +439,7 @@ private:
       return parseTypeConstructor(base, mayContainTensor, depth);
     if (name == "__torch__")
       return parseClassType(base, mayContainTensor);
-    bool known = false;
-    for (std::string_view candidate : kBaseTypes)
-      known = known || candidate == name;
+    const bool known = std::find(kBaseTypes.begin(), kBaseTypes.end(), name) != kBaseTypes.end();
     // Lower-case identifiers that are not known types are type variables (`t`, `t1`).
     const bool isTypeVariable = !known && std::islower(static_cast<unsigned char>(name[0]));
     if (!known && !isTypeVariable)

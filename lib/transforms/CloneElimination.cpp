@@ -59,6 +59,19 @@ std::string listText(const SymContext& sym, std::span<const SymExpr> values) {
   return out + "]";
 }
 
+std::optional<uint64_t> staticSizeInBytes(const TypeAnnotation& type) {
+  if (type.kind != TypeAnnotation::Kind::Tensor)
+    return std::nullopt;
+  uint64_t elements = 1;
+  for (SymExpr size : type.tensor->sizes) {
+    std::optional<int64_t> constant = size.constantValue();
+    if (!constant || *constant < 0)
+      return std::nullopt;
+    elements *= static_cast<uint64_t>(*constant);
+  }
+  return elements * elementSize(type.tensor->dtype);
+}
+
 bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
@@ -130,14 +143,8 @@ void DecisionLog::remove(Node* clone, Node* source, std::string detail) {
   if (!clone->hasUses())
     ++result_.stats.dead;
   // The bytes one execution no longer copies, when the size is static.
-  const TypeAnnotation& type = clone->type();
-  std::optional<uint64_t> elements = type.kind == TypeAnnotation::Kind::Tensor ? 1 : std::optional<uint64_t>();
-  if (elements)
-    for (SymExpr size : type.tensor->sizes)
-      elements = size.constantValue() ? std::optional<uint64_t>(*elements * *size.constantValue())
-                                      : std::nullopt;
-  if (elements)
-    result_.stats.bytesRemoved += *elements * elementSize(type.tensor->dtype);
+  if (std::optional<uint64_t> bytes = staticSizeInBytes(clone->type()))
+    result_.stats.bytesRemoved += *bytes;
   else
     ++result_.stats.removedSymbolic;
   graph_.replaceAllUsesWith(clone, source);

@@ -1,6 +1,5 @@
 // The safe mode: every rule of DESIGN.md section 4, over storages updated as clones are removed.
 #include "CloneEliminationImpl.h"
-
 #include "declone/analysis/AliasAnalysis.h"
 
 #include <algorithm>
@@ -68,8 +67,7 @@ private:
 
   void decide(Node* clone);
   void mergeInto(StorageId source, StorageId clone);
-  static const Event* firstAtOrAfter(const StorageState& state, uint32_t position,
-                                     bool writesOnly);
+  static const Event* firstAtOrAfter(const StorageState& state, uint32_t position, bool writesOnly);
   std::string describeEvent(const Event& event) const;
 
   Graph& graph_;

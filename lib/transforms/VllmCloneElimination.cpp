@@ -36,8 +36,8 @@ WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegis
     return {false, "no schema for " + std::string(target->qualifiedName) +
                        ", which vLLM reads from the live op"};
   if (user->args().size() > schema->arguments.size())
-    return {false, "vLLM asserts that " + describe(user) +
-                       " has no more arguments than its schema"};
+    return {false,
+            "vLLM asserts that " + describe(user) + " has no more arguments than its schema"};
   // Only positional arguments that are the clone itself: the holes `out=` and views fall into.
   for (size_t i = 0; i < user->args().size(); ++i) {
     const Arg& arg = user->args()[i];

@@ -1,13 +1,14 @@
 // Effects and alias analysis: storages of views, in-place and out= results, multi-output
 // getitem, functional higher-order ops, unknown ops; the ordered events of each storage.
-#include "TestSupport.h"
-
 #include "declone/analysis/AliasAnalysis.h"
+
+#include "TestSupport.h"
 
 namespace declone::test {
 namespace {
 
-constexpr std::string_view kGraph = R"FX(def forward(self, a: "f32[4, 4][4, 1]cpu", b: "f32[4, 4][4, 1]cpu", n: "Sym(s0)"):
+constexpr std::string_view kGraph =
+    R"FX(def forward(self, a: "f32[4, 4][4, 1]cpu", b: "f32[4, 4][4, 1]cpu", n: "Sym(s0)"):
     view: "f32[16][1]cpu" = torch.ops.aten.view.default(a, [16])
     relu: "f32[4, 4][4, 1]cpu" = torch.ops.aten.relu.default(a)
     add_: "f32[4, 4][4, 1]cpu" = torch.ops.aten.add_.Tensor(relu, b)

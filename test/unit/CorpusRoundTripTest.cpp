@@ -53,7 +53,8 @@ TEST(CorpusRoundTrip, CorpusIsPresent) {
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = fs::path(info.param).parent_path().filename().string() + "_" +
                      fs::path(info.param).stem().string();
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
   return name;
 }
 

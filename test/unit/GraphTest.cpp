@@ -73,8 +73,9 @@ TEST(Graph, CreateCallLinksUsesAndPrints) {
   Node* add = findNode(graph, "add");
   std::span<Arg> args = context.allocate<Arg>(1);
   args[0] = graph.nodeArg(add);
-  Node* relu = graph.createCall("relu", context.target(Target::Kind::Op, "torch.ops.aten.relu.default"),
-                                args, {}, TypeAnnotation(), findNode(graph, "mul"));
+  Node* relu =
+      graph.createCall("relu", context.target(Target::Kind::Op, "torch.ops.aten.relu.default"),
+                       args, {}, TypeAnnotation(), findNode(graph, "mul"));
   EXPECT_EQ(relu->prev(), add);
   EXPECT_EQ(add->numUses(), 2u);
   EXPECT_TRUE(relu->target()->isOp("aten", "relu"));
@@ -106,7 +107,8 @@ TEST(Graph, TargetsAreInternedAndSplit) {
   EXPECT_EQ(a->opNamespace, "aten");
   EXPECT_EQ(a->opName, "clone");
   EXPECT_EQ(a->overload, "default");
-  const Target* hop = context.target(Target::Kind::Op, "torch.ops.higher_order.auto_functionalized");
+  const Target* hop =
+      context.target(Target::Kind::Op, "torch.ops.higher_order.auto_functionalized");
   EXPECT_TRUE(hop->isHigherOrder());
   EXPECT_EQ(hop->overload, "");
   const Target* getitem = context.target(Target::Kind::Function, "operator.getitem");

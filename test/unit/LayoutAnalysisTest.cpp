@@ -1,7 +1,7 @@
 // Layout inference: storage offsets of view ops, clone strides per memory format, density.
-#include "TestSupport.h"
-
 #include "declone/analysis/LayoutAnalysis.h"
+
+#include "TestSupport.h"
 
 namespace declone::test {
 namespace {
@@ -50,23 +50,28 @@ private:
 };
 
 TEST(LayoutAnalysis, OffsetsOfViewOps) {
-  LayoutOf layout("f32[6, 5][5, 1]cpu",
-                  "slice_1: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.slice.Tensor(x, 0, 2, 9223372036854775807)\n"
-                  "slice_2: \"f32[4, 3][5, 1]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 1, -3)\n"
-                  "select: \"f32[3][1]cpu\" = torch.ops.aten.select.int(slice_2, 0, -1)\n"
-                  "narrow: \"f32[6, 2][5, 1]cpu\" = torch.ops.aten.narrow.default(x, 1, 3, 2)\n"
-                  "diagonal: \"f32[4][6]cpu\" = torch.ops.aten.diagonal.default(x, 1)\n"
-                  "diagonal_1: \"f32[4][6]cpu\" = torch.ops.aten.diagonal.default(x, -2)\n"
-                  "as_strided: \"f32[2, 2][1, 2]cpu\" = torch.ops.aten.as_strided.default(x, [2, 2], [1, 2], 7)\n"
-                  "permute: \"f32[5, 6][1, 5]cpu\" = torch.ops.aten.permute.default(slice_1, [1, 0])\n"
-                  "t: \"f32[5, 6][1, 5]cpu\" = torch.ops.aten.t.default(slice_1)\n"
-                  "unsqueeze: \"f32[1, 4, 5][20, 5, 1]cpu\" = torch.ops.aten.unsqueeze.default(slice_1, 0)\n"
-                  "expand: \"f32[2, 4, 5][0, 5, 1]cpu\" = torch.ops.aten.expand.default(unsqueeze, [2, -1, -1])\n"
-                  "view: \"f32[20][1]cpu\" = torch.ops.aten.view.default(slice_1, [20])\n"
-                  "reshape: \"f32[20][1]cpu\" = torch.ops.aten.reshape.default(x, [30])\n"
-                  "add_: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.add_.Tensor(slice_1, 1)\n"
-                  "relu: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.relu.default(slice_1)\n"
-                  "slice_3: \"f32[s0, 5][5, 1]cpu\" = torch.ops.aten.slice.Tensor(x, 0, n, 9223372036854775807)");
+  LayoutOf layout(
+      "f32[6, 5][5, 1]cpu",
+      "slice_1: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.slice.Tensor(x, 0, 2, "
+      "9223372036854775807)\n"
+      "slice_2: \"f32[4, 3][5, 1]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 1, -3)\n"
+      "select: \"f32[3][1]cpu\" = torch.ops.aten.select.int(slice_2, 0, -1)\n"
+      "narrow: \"f32[6, 2][5, 1]cpu\" = torch.ops.aten.narrow.default(x, 1, 3, 2)\n"
+      "diagonal: \"f32[4][6]cpu\" = torch.ops.aten.diagonal.default(x, 1)\n"
+      "diagonal_1: \"f32[4][6]cpu\" = torch.ops.aten.diagonal.default(x, -2)\n"
+      "as_strided: \"f32[2, 2][1, 2]cpu\" = torch.ops.aten.as_strided.default(x, [2, 2], [1, 2], "
+      "7)\n"
+      "permute: \"f32[5, 6][1, 5]cpu\" = torch.ops.aten.permute.default(slice_1, [1, 0])\n"
+      "t: \"f32[5, 6][1, 5]cpu\" = torch.ops.aten.t.default(slice_1)\n"
+      "unsqueeze: \"f32[1, 4, 5][20, 5, 1]cpu\" = torch.ops.aten.unsqueeze.default(slice_1, 0)\n"
+      "expand: \"f32[2, 4, 5][0, 5, 1]cpu\" = torch.ops.aten.expand.default(unsqueeze, [2, -1, "
+      "-1])\n"
+      "view: \"f32[20][1]cpu\" = torch.ops.aten.view.default(slice_1, [20])\n"
+      "reshape: \"f32[20][1]cpu\" = torch.ops.aten.reshape.default(x, [30])\n"
+      "add_: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.add_.Tensor(slice_1, 1)\n"
+      "relu: \"f32[4, 5][5, 1]cpu\" = torch.ops.aten.relu.default(slice_1)\n"
+      "slice_3: \"f32[s0, 5][5, 1]cpu\" = torch.ops.aten.slice.Tensor(x, 0, n, "
+      "9223372036854775807)");
   EXPECT_EQ(layout("x"), "f32[6, 5][5, 1]cpu@0");
   EXPECT_EQ(layout("slice_1"), "f32[4, 5][5, 1]cpu@10");
   EXPECT_EQ(layout("slice_2"), "f32[4, 3][5, 1]cpu@12") << "a negative start counts from the end";
@@ -102,11 +107,10 @@ TEST(LayoutAnalysis, OffsetsOfSplitElements) {
 }
 
 TEST(LayoutAnalysis, UnknownStaysUnknown) {
-  LayoutOf layout("f32[6, 5]",
-                  "slice_1: \"f32[4, 5]\" = torch.ops.aten.slice.Tensor(x, 0, 2)\n"
-                  "clone: \"f32[4, 5]\" = torch.ops.aten.clone.default(slice_1)\n"
-                  "foo: \"f32[4, 5][5, 1]cpu\" = torch.ops.mylib.foo.default(x)\n"
-                  "bar = torch.ops.aten.relu.default(x)");
+  LayoutOf layout("f32[6, 5]", "slice_1: \"f32[4, 5]\" = torch.ops.aten.slice.Tensor(x, 0, 2)\n"
+                               "clone: \"f32[4, 5]\" = torch.ops.aten.clone.default(slice_1)\n"
+                               "foo: \"f32[4, 5][5, 1]cpu\" = torch.ops.mylib.foo.default(x)\n"
+                               "bar = torch.ops.aten.relu.default(x)");
   EXPECT_EQ(layout("x"), "f32[6, 5][?]@0");
   EXPECT_EQ(layout("slice_1"), "f32[4, 5][?]@?") << "the offset needs the input's strides";
   EXPECT_EQ(layout("clone"), "f32[4, 5][?]@0") << "preserve_format needs the input's strides";
@@ -117,13 +121,19 @@ TEST(LayoutAnalysis, UnknownStaysUnknown) {
 TEST(LayoutAnalysis, CloneStridesPerMemoryFormat) {
   LayoutOf layout("f32[2, 3, 4, 5][60, 1, 15, 3]cpu",
                   "clone: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(x)\n"
-                  "clone_1: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(x, memory_format = torch.contiguous_format)\n"
-                  "clone_2: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(clone_1, memory_format = torch.channels_last)\n"
-                  "permute: \"f32[5, 4, 3, 2][3, 15, 1, 60]cpu\" = torch.ops.aten.permute.default(x, [3, 2, 1, 0])\n"
-                  "slice_1: \"f32[5, 4, 3, 1][3, 15, 1, 60]cpu\" = torch.ops.aten.slice.Tensor(permute, 3, 0, 1)\n"
-                  "slice_2: \"f32[5, 2, 3, 1][3, 15, 1, 60]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 1, 0, 2)\n"
+                  "clone_1: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(x, memory_format "
+                  "= torch.contiguous_format)\n"
+                  "clone_2: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(clone_1, "
+                  "memory_format = torch.channels_last)\n"
+                  "permute: \"f32[5, 4, 3, 2][3, 15, 1, 60]cpu\" = "
+                  "torch.ops.aten.permute.default(x, [3, 2, 1, 0])\n"
+                  "slice_1: \"f32[5, 4, 3, 1][3, 15, 1, 60]cpu\" = "
+                  "torch.ops.aten.slice.Tensor(permute, 3, 0, 1)\n"
+                  "slice_2: \"f32[5, 2, 3, 1][3, 15, 1, 60]cpu\" = "
+                  "torch.ops.aten.slice.Tensor(slice_1, 1, 0, 2)\n"
                   "clone_3: \"f32[5, 2, 3, 1]cpu\" = torch.ops.aten.clone.default(slice_2)\n"
-                  "slice_3: \"f32[5, 4, 2, 1][3, 15, 1, 60]cpu\" = torch.ops.aten.slice.Tensor(slice_1, 2, 0, 2)\n"
+                  "slice_3: \"f32[5, 4, 2, 1][3, 15, 1, 60]cpu\" = "
+                  "torch.ops.aten.slice.Tensor(slice_1, 2, 0, 2)\n"
                   "clone_4: \"f32[5, 4, 2, 1]cpu\" = torch.ops.aten.clone.default(slice_3)");
   EXPECT_EQ(layout("clone"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0") << "dense: strides kept";
   EXPECT_EQ(layout("clone_1"), "f32[2, 3, 4, 5][60, 20, 5, 1]cpu@0");

@@ -247,22 +247,29 @@ const std::string kHeader = "def forward(self, x: \"f32[4][1]cpu\"):\n";
 INSTANTIATE_TEST_SUITE_P(
     Cases, ReaderErrors,
     ::testing::Values(
-        BadInput{"UndefinedName", kHeader + "    y = torch.ops.aten.relu.default(z)\n    return (y,)\n",
-                 2, 37, "undefined name 'z'"},
-        BadInput{"UseBeforeDefinition",
-                 kHeader + "    y = torch.ops.aten.relu.default(w)\n    w = torch.ops.aten.relu.default(x)\n"
-                           "    return (y,)\n",
-                 2, 37, "'w' is used before it is defined (line 3)"},
-        BadInput{"DuplicateName",
-                 kHeader + "    y = torch.ops.aten.relu.default(x)\n    y = torch.ops.aten.relu.default(x)\n"
-                           "    return (y,)\n",
-                 3, 5, "redefinition of 'y'"},
+        BadInput{"UndefinedName",
+                 kHeader + "    y = torch.ops.aten.relu.default(z)\n    return (y,)\n", 2, 37,
+                 "undefined name 'z'"},
+        BadInput{
+            "UseBeforeDefinition",
+            kHeader +
+                "    y = torch.ops.aten.relu.default(w)\n    w = torch.ops.aten.relu.default(x)\n"
+                "    return (y,)\n",
+            2, 37, "'w' is used before it is defined (line 3)"},
+        BadInput{
+            "DuplicateName",
+            kHeader +
+                "    y = torch.ops.aten.relu.default(x)\n    y = torch.ops.aten.relu.default(x)\n"
+                "    return (y,)\n",
+            3, 5, "redefinition of 'y'"},
         BadInput{"UnterminatedAnnotation",
-                 kHeader + "    y: \"f32[4][1]cpu = torch.ops.aten.relu.default(x)\n    return (y,)\n", 2,
-                 8, "unterminated string"},
+                 kHeader +
+                     "    y: \"f32[4][1]cpu = torch.ops.aten.relu.default(x)\n    return (y,)\n",
+                 2, 8, "unterminated string"},
         BadInput{"MalformedAnnotation",
-                 kHeader + "    y: \"f32[4][1\" = torch.ops.aten.relu.default(x)\n    return (y,)\n", 2,
-                 15, "unterminated '['"},
+                 kHeader +
+                     "    y: \"f32[4][1\" = torch.ops.aten.relu.default(x)\n    return (y,)\n",
+                 2, 15, "unterminated '['"},
         BadInput{"UnterminatedCall", kHeader + "    y = torch.ops.aten.relu.default(x\n", 2, 36,
                  "unterminated bracket"},
         BadInput{"TruncatedAfterAssign", kHeader + "    y = ", 2, 9, "expected a value"},
@@ -274,11 +281,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"DeeplyNested", deeplyNested(100000), 2, 289, "nested too deeply"},
         BadInput{"EmptyFile", "", 1, 1, "no graph found"},
         BadInput{"UnknownDType",
-                 kHeader + "    y: \"q32[4]\" = torch.ops.aten.relu.default(x)\n    return (y,)\n", 2, 9,
-                 "unknown dtype 'q32'"},
+                 kHeader + "    y: \"q32[4]\" = torch.ops.aten.relu.default(x)\n    return (y,)\n",
+                 2, 9, "unknown dtype 'q32'"},
         BadInput{"FreeListUndefined",
-                 kHeader + "    y = torch.ops.aten.relu.default(x);  q = None\n    return (y,)\n", 2, 42,
-                 "undefined name 'q'"},
+                 kHeader + "    y = torch.ops.aten.relu.default(x);  q = None\n    return (y,)\n",
+                 2, 42, "undefined name 'q'"},
         BadInput{"StatementAfterReturn",
                  "class M(torch.nn.Module):\n    def forward(self, x):\n        return (x,)\n"
                  "        y = torch.ops.aten.relu.default(x)\n",
@@ -287,8 +294,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnbalancedClose", kHeader + "    y = torch.ops.aten.relu.default(x))\n", 2, 39,
                  "unbalanced closing bracket"},
         BadInput{"IntegerOverflow",
-                 kHeader + "    y = torch.ops.aten.f.default(x, 99999999999999999999)\n    return (y,)\n", 2,
-                 37, "out of range"}),
+                 kHeader +
+                     "    y = torch.ops.aten.f.default(x, 99999999999999999999)\n    return (y,)\n",
+                 2, 37, "out of range"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Reader, NeverCrashesOnTruncations) {

@@ -93,8 +93,9 @@ std::string compareGraphs(const Graph& a, const Graph& b) {
       return where + "argument counts differ";
     for (size_t i = 0; i < na.args().size(); ++i)
       if (!sameArg(na.args()[i], nb.args()[i]))
-        return where + "argument " + std::to_string(i) + " differs: " +
-               argText(a.context(), na.args()[i]) + " vs " + argText(b.context(), nb.args()[i]);
+        return where + "argument " + std::to_string(i) +
+               " differs: " + argText(a.context(), na.args()[i]) + " vs " +
+               argText(b.context(), nb.args()[i]);
     for (size_t i = 0; i < na.kwargs().size(); ++i)
       if (na.kwargs()[i].name != nb.kwargs()[i].name ||
           !sameArg(na.kwargs()[i].value, nb.kwargs()[i].value))

@@ -14,7 +14,9 @@ namespace declone::test {
 std::unique_ptr<GraphFile> parseOrFail(std::string_view text);
 
 /// The first module's graph of a parsed file.
-inline Graph& firstGraph(GraphFile& file) { return file.modules.front()->graph; }
+inline Graph& firstGraph(GraphFile& file) {
+  return file.modules.front()->graph;
+}
 
 /// Finds a node by name in a graph (nullptr if absent).
 Node* findNode(const Graph& graph, std::string_view name);

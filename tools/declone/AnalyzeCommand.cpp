@@ -4,7 +4,6 @@
 #include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
-
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/analysis/LayoutAnalysis.h"
 

@@ -17,7 +17,8 @@ void ArgumentParser::option(std::string_view name, std::string_view metavar, std
 void ArgumentParser::optionalValue(std::string_view name, std::string_view metavar,
                                    std::string_view help, std::string* out,
                                    std::string_view implicit) {
-  specs_.push_back({Spec::Kind::OptionalValue, name, metavar, help, nullptr, out, nullptr, implicit});
+  specs_.push_back(
+      {Spec::Kind::OptionalValue, name, metavar, help, nullptr, out, nullptr, implicit});
 }
 
 void ArgumentParser::repeated(std::string_view name, std::string_view metavar,
@@ -115,7 +116,8 @@ std::string ArgumentParser::help() const {
     out += "\n";
   auto row = [&](std::string left, std::string_view help) {
     out += "  " + left;
-    out += left.size() < 24 ? std::string(24 - left.size(), ' ') : std::string("\n") + std::string(26, ' ');
+    out += left.size() < 24 ? std::string(24 - left.size(), ' ')
+                            : std::string("\n") + std::string(26, ' ');
     out += help;
     out += '\n';
   };

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "ArgumentParser.h"
-
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/transforms/CloneElimination.h"
 

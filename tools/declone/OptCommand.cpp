@@ -3,7 +3,6 @@
 #include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
-
 #include "declone/io/Writer.h"
 
 #include <cstdio>

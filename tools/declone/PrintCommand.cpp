@@ -2,7 +2,6 @@
 #include "ArgumentParser.h"
 #include "Commands.h"
 #include "Input.h"
-
 #include "declone/io/Writer.h"
 
 #include <iostream>

@@ -41,9 +41,9 @@ public:
   cloneStrides(SymContext& sym, const Layout& input, MemoryFormat format);
   /// Whether a layout is provably non-overlapping and dense (PyTorch's
   /// is_non_overlapping_and_dense); nullopt when it cannot be decided.
-  [[nodiscard]] static std::optional<bool> isNonOverlappingAndDense(SymContext& sym,
-                                                                    std::span<const SymExpr> sizes,
-                                                                    std::span<const SymExpr> strides);
+  [[nodiscard]] static std::optional<bool>
+  isNonOverlappingAndDense(SymContext& sym, std::span<const SymExpr> sizes,
+                           std::span<const SymExpr> strides);
 
 private:
   std::optional<SymExpr> inferOffset(const Node* node, const Layout& layout) const;

@@ -55,7 +55,7 @@ struct Arg {
     bool boolean;
     int64_t integer;
     double real;
-    Use* use; ///< for ArgKind::Node
+    Use* use;           ///< for ArgKind::Node
     const SymExpr* sym; ///< for ArgKind::SymInt, in the arena
     Arg* elements;
     DType dtype;

@@ -106,20 +106,20 @@ private:
 
 /// How a graph was written, so that the writer prints it back the same way.
 struct GraphFormat {
-  std::string_view defIndent;            ///< indentation of `def forward`
-  std::string_view bodyIndent = "    ";  ///< indentation of the statements
+  std::string_view defIndent;                  ///< indentation of `def forward`
+  std::string_view bodyIndent = "    ";        ///< indentation of the statements
   std::span<const std::string_view> defTrivia; ///< lines between the class line and `def`
-  bool multiLineSignature = false;       ///< one parameter per line (expanded_def)
+  bool multiLineSignature = false;             ///< one parameter per line (expanded_def)
   /// Pytree calling convention: `def forward(self, primals, tangents):` followed by an
   /// annotation stub line and `a, b, = fx_pytree.tree_flatten_spec(SPEC)`.
   bool pytreeInputs = false;
-  std::string_view pytreeParameters; ///< "primals, tangents"
-  std::string_view pytreeInSpec;     ///< "[primals, tangents], self._in_spec"
+  std::string_view pytreeParameters;               ///< "primals, tangents"
+  std::string_view pytreeInSpec;                   ///< "[primals, tangents], self._in_spec"
   std::span<const std::string_view> stubTrivia;    ///< lines before the stub line
   std::span<const std::string_view> flattenTrivia; ///< lines before the flatten line
-  bool pytreeOutputs = false;        ///< `return pytree.tree_unflatten(VALUE, OUTSPEC)`
-  std::string_view pytreeOutSpec;    ///< "self._out_spec"
-  bool multiLineReturn = false;      ///< `return (` / one value per line / `)`
+  bool pytreeOutputs = false;     ///< `return pytree.tree_unflatten(VALUE, OUTSPEC)`
+  std::string_view pytreeOutSpec; ///< "self._out_spec"
+  bool multiLineReturn = false;   ///< `return (` / one value per line / `)`
   /// Whether a node nothing uses frees itself (`x = f();  x = None`). PyTorch does since 2.3;
   /// the reader clears this for dumps from older versions so they print back unchanged.
   bool freeUnusedNodes = true;
@@ -185,8 +185,8 @@ public:
                           const Arg* defaultValue = nullptr);
   Node* createCall(std::string_view name, const Target* target, std::span<Arg> args,
                    std::span<KwArg> kwargs, const TypeAnnotation& type, Node* before = nullptr);
-  Node* createGetAttr(std::string_view name, std::string_view attribute,
-                      const TypeAnnotation& type, Node* before = nullptr);
+  Node* createGetAttr(std::string_view name, std::string_view attribute, const TypeAnnotation& type,
+                      Node* before = nullptr);
   /// The graph's single output; `value` is the returned structure.
   Node* createOutput(Arg value);
 

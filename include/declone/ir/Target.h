@@ -26,7 +26,9 @@ struct Target {
     return kind == Kind::Op && opNamespace == ns && opName == name;
   }
   [[nodiscard]] bool isOperator(std::string_view name) const;
-  [[nodiscard]] bool isHigherOrder() const { return kind == Kind::Op && opNamespace == "higher_order"; }
+  [[nodiscard]] bool isHigherOrder() const {
+    return kind == Kind::Op && opNamespace == "higher_order";
+  }
 };
 
 inline bool Target::isOperator(std::string_view name) const {

@@ -12,8 +12,8 @@ namespace declone {
 /// Why a pass made a decision about one node, in the DESIGN.md section 4 vocabulary.
 struct Remark {
   enum class Decision : uint8_t { Removed, Kept };
-  std::string node;                  ///< the node's name
-  uint32_t line = 0;                 ///< its line in the input (0 if unknown)
+  std::string node;  ///< the node's name
+  uint32_t line = 0; ///< its line in the input (0 if unknown)
   Decision decision = Decision::Kept;
   std::optional<std::string> reason; ///< a reason code such as "layout-changed"; none if removed
   std::string detail;                ///< for people: "strides [3, 1] != [5, 1]"

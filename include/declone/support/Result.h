@@ -58,6 +58,8 @@ private:
 struct Success {};
 using Status = Result<Success>;
 
-inline Status ok() { return Success{}; }
+inline Status ok() {
+  return Success{};
+}
 
 } // namespace declone

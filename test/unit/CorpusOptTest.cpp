@@ -1,0 +1,107 @@
+// Clone elimination on every real dump: no errors, the result re-parses, no clone whose layout
+// provably differs from its source's is removed, and a second run changes nothing.
+#include "TestSupport.h"
+#include "declone/analysis/LayoutAnalysis.h"
+#include "declone/transforms/CloneElimination.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace declone::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> corpusFiles() {
+  std::vector<std::string> files;
+  if (!fs::exists(DECLONE_CORPUS_DIR))
+    return files;
+  for (const auto& entry : fs::recursive_directory_iterator(DECLONE_CORPUS_DIR)) {
+    std::string extension = entry.path().extension().string();
+    if (entry.is_regular_file() && (extension == ".py" || extension == ".fx"))
+      files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// Names of the clones (in every graph of the file) whose layout provably differs from their
+/// source's, whatever the pass decides.
+std::set<std::string> clonesWithDifferentLayout(GraphModule& module) {
+  std::set<std::string> names;
+  Graph& graph = module.graph;
+  EffectAnalysis effects(graph, SchemaRegistry::builtin());
+  LayoutAnalysis layouts(graph, effects);
+  for (const Node* node : graph) {
+    if (!node->isCall() || !node->target()->isOp("aten", "clone") || !node->args()[0].isNode())
+      continue;
+    const Layout* clone = layouts.layout(node);
+    const Layout* source = layouts.layout(node->args()[0].node());
+    if (!clone || !source)
+      continue;
+    bool differs =
+        clone->dtype != source->dtype || !std::equal(clone->sizes.begin(), clone->sizes.end(),
+                                                     source->sizes.begin(), source->sizes.end());
+    if (clone->strides && source->strides)
+      differs = differs || !std::equal(clone->strides->begin(), clone->strides->end(),
+                                       source->strides->begin(), source->strides->end());
+    if (clone->storageOffset && source->storageOffset)
+      differs = differs || *clone->storageOffset != *source->storageOffset;
+    if (differs)
+      names.insert(std::string(node->name()));
+  }
+  for (auto& child : module.children)
+    for (const std::string& name : clonesWithDifferentLayout(*child))
+      names.insert(name);
+  return names;
+}
+
+class CorpusOpt : public ::testing::TestWithParam<std::tuple<std::string, CloneEliminationMode>> {};
+
+TEST_P(CorpusOpt, RemovesOnlyClonesWithTheSameLayoutAndIsIdempotent) {
+  auto [path, mode] = GetParam();
+  auto file = parseOrFail(readFileOrDie(path));
+  ASSERT_TRUE(file);
+  CloneEliminationOptions options;
+  options.mode = mode;
+  for (auto& module : file->modules) {
+    std::set<std::string> mustStay = clonesWithDifferentLayout(*module);
+    CloneEliminationResult result = eliminateClones(*module, options);
+    EXPECT_EQ(result.remarks.size(), result.stats.clones);
+    for (const Remark& remark : result.remarks) {
+      if (remark.decision == Remark::Decision::Removed) {
+        EXPECT_EQ(mustStay.count(remark.node), 0u)
+            << remark.node << " was removed although its layout differs from its source's";
+      }
+    }
+  }
+  std::string once = writeGraphFile(*file);
+  auto reread = readGraphFile(once);
+  ASSERT_TRUE(reread.ok()) << reread.error().format("<optimized " + path + ">");
+  for (auto& module : (*reread)->modules) {
+    CloneEliminationResult again = eliminateClones(*module, options);
+    EXPECT_EQ(again.stats.removed, 0u) << "a second run removed more clones";
+  }
+  EXPECT_EQ(writeGraphFile(**reread), once);
+}
+
+std::string
+testName(const ::testing::TestParamInfo<std::tuple<std::string, CloneEliminationMode>>& info) {
+  const std::string& path = std::get<0>(info.param);
+  std::string name = fs::path(path).parent_path().filename().string() + "_" +
+                     fs::path(path).stem().string() +
+                     (std::get<1>(info.param) == CloneEliminationMode::Safe ? "_safe" : "_vllm");
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, CorpusOpt,
+                         ::testing::Combine(::testing::ValuesIn(corpusFiles()),
+                                            ::testing::Values(CloneEliminationMode::Safe,
+                                                              CloneEliminationMode::Vllm)),
+                         testName);
+
+} // namespace
+} // namespace declone::test
