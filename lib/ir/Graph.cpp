@@ -23,8 +23,20 @@ size_t Node::numUses() const {
 std::vector<Node*> Node::users() const {
   std::vector<Node*> result;
   for (Use* use = firstUse_; use; use = use->next)
-    if (std::find(result.begin(), result.end(), use->user) == result.end())
-      result.push_back(use->user);
+    result.push_back(use->user);
+  if (result.size() <= 16) { // the common case: a linear scan beats a set
+    auto end = result.begin();
+    for (Node* user : result)
+      if (std::find(result.begin(), end, user) == end)
+        *end++ = user;
+    result.erase(end, result.end());
+    return result;
+  }
+  std::unordered_set<Node*> seen;
+  seen.reserve(result.size());
+  result.erase(std::remove_if(result.begin(), result.end(),
+                              [&](Node* user) { return !seen.insert(user).second; }),
+               result.end());
   return result;
 }
 

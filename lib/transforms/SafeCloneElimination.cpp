@@ -3,6 +3,7 @@
 #include "declone/analysis/AliasAnalysis.h"
 
 #include <algorithm>
+#include <set>
 
 namespace declone::detail {
 namespace {
@@ -10,10 +11,52 @@ namespace {
 using Event = AliasAnalysis::Event;
 using StorageId = AliasAnalysis::StorageId;
 
+struct ByPosition {
+  bool operator()(const Event& a, const Event& b) const { return a.position < b.position; }
+};
+
+/// Events ordered by position: the analysis' sorted list, plus what removed clones merged in.
+/// Merging moves the smaller set into the larger, so each event moves O(log n) times and a
+/// million clones of one input stay O(n log^2 n) in all.
+class EventSet {
+public:
+  EventSet() = default;
+  explicit EventSet(std::vector<Event> sorted) : base_(std::move(sorted)) {}
+
+  [[nodiscard]] size_t size() const { return base_.size() + extra_.size(); }
+
+  /// The first event at or after `position` (of any kind), or null.
+  [[nodiscard]] const Event* firstAtOrAfter(uint32_t position) const {
+    auto inBase = std::lower_bound(base_.begin(), base_.end(), position,
+                                   [](const Event& e, uint32_t at) { return e.position < at; });
+    Event probe{position, Event::Kind::Read, nullptr, nullptr};
+    auto inExtra = extra_.lower_bound(probe);
+    const Event* a = inBase == base_.end() ? nullptr : &*inBase;
+    const Event* b = inExtra == extra_.end() ? nullptr : &*inExtra;
+    if (!a || (b && b->position < a->position))
+      return b;
+    return a;
+  }
+
+  void absorb(EventSet&& other) {
+    if (other.size() > size())
+      std::swap(*this, other);
+    extra_.insert(other.base_.begin(), other.base_.end());
+    extra_.insert(other.extra_.begin(), other.extra_.end());
+    other.base_.clear();
+    other.extra_.clear();
+  }
+
+private:
+  std::vector<Event> base_;
+  std::multiset<Event, ByPosition> extra_;
+};
+
 /// What the rules need to know of one storage of the program as rewritten so far. Removing a
 /// clone merges its storage into its source's, so later decisions see the rewritten program.
 struct StorageState {
-  std::vector<Event> events; ///< sorted by position
+  EventSet events; ///< every access
+  EventSet writes; ///< the writes among them
   const Node* root = nullptr;
   const Node* unknownToucher = nullptr;
   bool observedByCaller = false; ///< a graph input that is not donated, or module state
@@ -33,7 +76,12 @@ public:
       const AliasAnalysis::StorageInfo& info = alias_.info(id);
       StorageState& state = states_[id];
       std::span<const Event> events = alias_.events(id);
-      state.events.assign(events.begin(), events.end());
+      std::vector<Event> writes;
+      for (const Event& event : events)
+        if (event.kind == Event::Kind::Write)
+          writes.push_back(event);
+      state.events = EventSet(std::vector<Event>(events.begin(), events.end()));
+      state.writes = EventSet(std::move(writes));
       state.root = info.root;
       state.unknownToucher = info.unknownToucher;
       state.observedByCaller = alias_.isObservedByCaller(id);
@@ -79,16 +127,6 @@ private:
   std::vector<StorageId> parent_;
 };
 
-const Event* SafeEliminator::firstAtOrAfter(const StorageState& state, uint32_t position,
-                                            bool writesOnly) {
-  auto it = std::lower_bound(state.events.begin(), state.events.end(), position,
-                             [](const Event& event, uint32_t at) { return event.position < at; });
-  for (; it != state.events.end(); ++it)
-    if (!writesOnly || it->kind == Event::Kind::Write)
-      return &*it;
-  return nullptr;
-}
-
 std::string SafeEliminator::describeEvent(const Event& event) const {
   switch (event.kind) {
   case Event::Kind::Return:
@@ -104,17 +142,8 @@ std::string SafeEliminator::describeEvent(const Event& event) const {
 void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
   StorageState& into = states_[source];
   StorageState& from = states_[clone];
-  // Merge the smaller list into the larger, so that many removals stay O(n log n) overall.
-  if (into.events.size() < from.events.size())
-    std::swap(into.events, from.events);
-  std::vector<Event> merged;
-  merged.reserve(into.events.size() + from.events.size());
-  std::merge(into.events.begin(), into.events.end(), from.events.begin(), from.events.end(),
-             std::back_inserter(merged),
-             [](const Event& a, const Event& b) { return a.position < b.position; });
-  into.events = std::move(merged);
-  from.events.clear();
-  from.events.shrink_to_fit();
+  into.events.absorb(std::move(from.events));
+  into.writes.absorb(std::move(from.writes));
   if (!into.unknownToucher)
     into.unknownToucher = from.unknownToucher;
   into.observedByCaller = into.observedByCaller || from.observedByCaller;
@@ -158,7 +187,7 @@ void SafeEliminator::decide(Node* clone) {
   }
 
   uint32_t position = clone->order();
-  const Event* cloneWrite = firstAtOrAfter(cloneState, position + 1, true);
+  const Event* cloneWrite = cloneState.writes.firstAtOrAfter(position + 1);
 
   // 3. A write to the clone would become a write to a graph input the caller still sees.
   if (cloneWrite && sourceState.observedByCaller)
@@ -169,13 +198,13 @@ void SafeEliminator::decide(Node* clone) {
 
   // 4. After the clone is written, the source's storage must be dead.
   if (cloneWrite)
-    if (const Event* later = firstAtOrAfter(sourceState, cloneWrite->position, false))
+    if (const Event* later = sourceState.events.firstAtOrAfter(cloneWrite->position))
       return log_.keep(clone, KeepReason::SourceReadAfterWrite,
                        describeEvent(*cloneWrite) + ", then " + describeEvent(*later));
 
   // 5. After the source is written, the clone's storage must be dead.
-  if (const Event* sourceWrite = firstAtOrAfter(sourceState, position + 1, true))
-    if (const Event* later = firstAtOrAfter(cloneState, sourceWrite->position, false))
+  if (const Event* sourceWrite = sourceState.writes.firstAtOrAfter(position + 1))
+    if (const Event* later = cloneState.events.firstAtOrAfter(sourceWrite->position))
       return log_.keep(clone, KeepReason::CloneReadAfterSourceWrite,
                        describeEvent(*sourceWrite) + " after the clone, then " +
                            describeEvent(*later));

@@ -62,6 +62,12 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   for (Node* node : graph)
     if (isClone(node))
       clones.push_back(node);
+  // The last user of every node, kept current as clones are replaced by their sources, so that
+  // "is the source used after the write" needs no scan of the source's users.
+  std::vector<const Node*> lastUser(graph.size(), nullptr);
+  for (const Node* node : graph)
+    node->forEachInput([&](Node* input) { lastUser[input->order()] = node; });
+  auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
 
   for (Node* clone : clones) {
     if (clone->args().empty() || !clone->args()[0].isNode()) {
@@ -92,7 +98,6 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
       continue;
     }
     // Use lists are unordered; remarks name nodes in program order.
-    auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
     std::sort(writers.begin(), writers.end(), byOrder);
     if (writers.size() > 1) {
       log.keep(clone, KeepReason::UnknownEffects,
@@ -102,11 +107,13 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     }
     if (!writers.empty()) {
       const Node* writer = writers.front();
-      const Node* later = nullptr;
-      for (const Node* user : source->users())
-        if (user->order() > writer->order() && (!later || byOrder(user, later)))
-          later = user;
-      if (later) {
+      const Node* last = lastUser[source->order()];
+      if (last && last->order() > writer->order()) {
+        // Name the first use after the write (only kept clones pay for the scan).
+        const Node* later = last;
+        for (const Node* user : source->users())
+          if (user->order() > writer->order() && byOrder(user, later))
+            later = user;
         log.keep(clone, KeepReason::SourceReadAfterWrite,
                  describe(writer) + " writes " + std::string(clone->name()) + ", then " +
                      describe(later) + " uses " + std::string(source->name()));
@@ -124,6 +131,10 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
         }
       }
     }
+    const Node* cloneLastUser = lastUser[clone->order()];
+    if (cloneLastUser &&
+        (!lastUser[source->order()] || byOrder(lastUser[source->order()], cloneLastUser)))
+      lastUser[source->order()] = cloneLastUser;
     log.remove(clone, source, clone->hasUses() ? std::string() : std::string("no users"));
   }
   return result;
