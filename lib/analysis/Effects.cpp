@@ -56,7 +56,7 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 } // namespace
 
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
-    : graph_(graph), registry_(schemas) {
+    : registry_(schemas) {
   graph.numberNodes();
   effects_.resize(graph.size());
   schemas_.assign(graph.size(), nullptr);

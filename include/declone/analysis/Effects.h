@@ -64,7 +64,6 @@ private:
   void makeUnknown(const Node* node, NodeEffects& effects, std::string reason);
   void addAccess(NodeEffects& effects, const Node* value, bool write);
 
-  const Graph& graph_;
   const SchemaRegistry& registry_;
   std::vector<NodeEffects> effects_;
   std::vector<const OpSchema*> schemas_;
