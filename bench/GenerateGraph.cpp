@@ -31,9 +31,12 @@ constexpr std::string_view kUsage =
     "  -o FILE              write to FILE instead of standard output\n";
 
 int usageError(std::string_view message) {
-  std::cerr << "declone-generate: error: " << message << "\n" << kUsage;
+  std::cerr << "declone-generate: error: " << message << " (see 'declone-generate --help')\n";
   return kBadUsage;
 }
+
+/// Node ids are 32-bit, and the text takes about 135 bytes per statement.
+constexpr size_t kMaxNodes = 100'000'000;
 
 template <class T> bool parseNumber(std::string_view text, T& value) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -76,8 +79,8 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return kSuccess;
     } else if (arg == "--nodes") {
-      if (!value(text) || !parseNumber(text, options.nodes))
-        return usageError("--nodes needs a non-negative integer");
+      if (!value(text) || !parseNumber(text, options.nodes) || options.nodes > kMaxNodes)
+        return usageError("--nodes needs an integer from 0 to " + std::to_string(kMaxNodes));
       haveNodes = true;
     } else if (arg == "--seed") {
       if (!value(text) || !parseNumber(text, options.seed))

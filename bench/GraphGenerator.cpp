@@ -49,7 +49,9 @@ public:
   bool chance(double probability) {
     return static_cast<double>(next() >> 11) * 0x1.0p-53 < probability;
   }
-  template <class T> const T& choose(std::span<const T> items) { return items[below(items.size())]; }
+  template <class T> const T& choose(std::span<const T> items) {
+    return items[below(items.size())];
+  }
 
 private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -80,7 +82,9 @@ Dim operator*(Dim a, Dim b) {
 
 /// The value s0 stands for when strides must be ordered; PyTorch orders them by size hints too.
 constexpr int64_t kSymbolHint = 1024;
-int64_t hinted(Dim d) { return d.power ? d.coef * kSymbolHint : d.coef; }
+int64_t hinted(Dim d) {
+  return d.power ? d.coef * kSymbolHint : d.coef;
+}
 
 void appendDim(std::string& out, Dim d) {
   if (d.isStatic()) {
@@ -147,7 +151,9 @@ Layout contiguous(Layout layout) {
 
 /// Exactly row-major strides, size-1 dimensions included. Stricter than PyTorch's
 /// is_contiguous(); the generator only views such tensors, so their views stay row-major.
-bool isRowMajor(const Layout& layout) { return layout.sameLayout(contiguous(layout)); }
+bool isRowMajor(const Layout& layout) {
+  return layout.sameLayout(contiguous(layout));
+}
 
 /// PyTorch's is_contiguous(memory_format) check: dense in the order `dims` (innermost first),
 /// ignoring the strides of size-1 dimensions.
@@ -329,11 +335,11 @@ constexpr std::array<StemInfo, static_cast<size_t>(Stem::Count)> kStems = {{
     {"mm", false, "return F.linear(x, layer.weight, bias)"},
     {"empty_like", false, "out = torch.empty_like(x)"},
     {"auto_functionalized", false, "torch.ops._C.rms_norm(out, input, weight, epsilon)"},
-    {"getitem", false, "q, k, v = qkv.split([self.q_size, self.kv_size, self.kv_size], dim=-1)"},
+    {"getitem", false, "x = self.norm(x)"},
 }};
 
-constexpr std::string_view kSourceFiles[] = {
-    "/srv/model/layers.py", "/srv/model/attention.py", "/srv/model/mlp.py", "/srv/model/norm.py"};
+constexpr std::string_view kSourceFiles[] = {"/srv/model/layers.py", "/srv/model/attention.py",
+                                             "/srv/model/mlp.py", "/srv/model/norm.py"};
 
 /// The ops a generation step starts with, how often, and how many statements they may take.
 enum class Op : uint8_t {
@@ -357,11 +363,11 @@ struct OpWeight {
   size_t maxStatements;
 };
 // Roughly the mix of a post-grad transformer graph: views dominate, then pointwise and mm.
-constexpr OpWeight kOpMix[] = {
-    {Op::Slice, 8, 1},  {Op::View, 10, 2},      {Op::Permute, 5, 1}, {Op::Transpose, 4, 1},
-    {Op::Select, 3, 1}, {Op::Expand, 4, 2},     {Op::Add, 10, 1},    {Op::Mul, 8, 1},
-    {Op::Relu, 7, 1},   {Op::AddInplace, 3, 1}, {Op::Copy, 2, 1},    {Op::Mm, 9, 4},
-    {Op::RmsNorm, 3, 3}};
+constexpr OpWeight kOpMix[] = {{Op::Slice, 8, 1},      {Op::View, 10, 2},  {Op::Permute, 5, 1},
+                               {Op::Transpose, 4, 1},  {Op::Select, 3, 1}, {Op::Expand, 4, 2},
+                               {Op::Add, 10, 1},       {Op::Mul, 8, 1},    {Op::Relu, 7, 1},
+                               {Op::AddInplace, 3, 1}, {Op::Copy, 2, 1},   {Op::Mm, 9, 4},
+                               {Op::RmsNorm, 3, 3}};
 
 constexpr std::string_view kAddScalars[] = {"1", "1e-05", "1.0", "-1"};
 constexpr std::string_view kMulScalars[] = {"0.5", "0.125", "2", "-1.0", "0.08838834764831845"};
@@ -371,8 +377,9 @@ constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 /// Values reachable as arguments: the newest ones, as in a real graph where most arguments
 /// were produced a few lines earlier.
 constexpr size_t kPoolSize = 32;
-/// Expand stops growing tensors past this many elements (the hint stands in for s0).
-constexpr int64_t kMaxNumel = int64_t{1} << 30;
+/// expand and mm (the only ops that grow tensors) stay below this many elements, counting s0 as
+/// its hint, so sizes stay realistic and products never overflow.
+constexpr int64_t kMaxNumel = int64_t{1} << 24;
 
 struct TensorValue {
   uint32_t node = kNone;
@@ -474,7 +481,7 @@ private:
 
   std::string assemble(std::span<const uint32_t> returned);
 
-  const GeneratorOptions& options_;
+  const GeneratorOptions options_;
   Random random_;
   std::string_view dtype_;
   std::string_view device_;
@@ -609,7 +616,7 @@ template <class Pred> std::optional<TensorValue> Generator::pick(Pred&& pred) {
   size_t n = pool_.size();
   // Mostly the newest value nothing reads yet, which makes the dataflow chains of a real
   // graph and keeps values that nobody uses rare.
-  if (random_.chance(0.7))
+  if (random_.chance(0.8))
     for (size_t i = 0; i < n; ++i)
       if (const TensorValue& value = recent(i); !used_[value.node] && pred(value))
         return value;
@@ -732,8 +739,8 @@ void Generator::step() {
   commentDue_ = random_.chance(0.15);
   // A clone whenever the running share falls behind the target, dithered so that clones land
   // at random positions rather than every 1/F statements.
-  double deficit = options_.cloneFraction * static_cast<double>(statements_ + 1) -
-                   static_cast<double>(clones_);
+  double deficit =
+      options_.cloneFraction * static_cast<double>(statements_ + 1) - static_cast<double>(clones_);
   if (deficit > 0 && random_.chance(deficit) && emitClone())
     return;
   uint64_t total = 0;
@@ -810,8 +817,7 @@ bool Generator::emitSlice() {
   int64_t length = random_.chance(0.1)   ? size
                    : random_.chance(0.5) ? size / 2
                                          : 1 + static_cast<int64_t>(random_.below(size - 1));
-  int64_t start =
-      random_.chance(0.5) ? 0 : static_cast<int64_t>(random_.below(size - length + 1));
+  int64_t start = random_.chance(0.5) ? 0 : static_cast<int64_t>(random_.below(size - length + 1));
   Layout result = input->layout;
   result.sizes[dim] = {length, 0};
 
@@ -996,8 +1002,9 @@ bool Generator::emitSelect() {
 
 bool Generator::emitExpand() {
   auto hasUnitDim = [](const Layout& layout) {
-    return std::any_of(layout.sizes.begin(), layout.sizes.begin() + layout.rank,
-                       [](Dim d) { return d == Dim{1, 0}; });
+    return std::any_of(layout.sizes.begin(), layout.sizes.begin() + layout.rank, [](Dim d) {
+      return d == Dim{1, 0};
+    });
   };
   const int64_t largest = kExpandSizes[std::size(kExpandSizes) - 1];
   std::optional<TensorValue> input = pick([&](const TensorValue& value) {
@@ -1065,9 +1072,8 @@ bool Generator::emitPointwise(Stem stem) {
   if (stem != Stem::Relu && random_.chance(0.75))
     other = findSameSizes(*input);
   std::array<Layout, 2> operands{input->layout, other ? other->layout : Layout{}};
-  Layout result =
-      pointwiseLayout(std::span<const Layout>(operands.data(), other ? 2 : 1),
-                      stem != Stem::Relu && !other);
+  Layout result = pointwiseLayout(std::span<const Layout>(operands.data(), other ? 2 : 1),
+                                  stem != Stem::Relu && !other);
   uint32_t id = beginStatement(stem);
   annotate(result);
   if (stem == Stem::Relu) {
@@ -1093,9 +1099,8 @@ bool Generator::emitAddInplace() {
   // In-place ops survive functionalization on intermediates (and custom-op outputs); graph
   // inputs are written with copy_ instead. PyTorch rejects writes to self-overlapping tensors
   // and from an operand that shares their memory.
-  std::optional<TensorValue> input = pick([](const TensorValue& value) {
-    return !value.isInput && !hasInternalOverlap(value.layout);
-  });
+  std::optional<TensorValue> input = pick(
+      [](const TensorValue& value) { return !value.isInput && !hasInternalOverlap(value.layout); });
   if (!input)
     return false;
   std::optional<TensorValue> other;
@@ -1146,15 +1151,19 @@ bool Generator::emitCopy() {
 }
 
 bool Generator::emitMm() {
-  std::optional<TensorValue> lhs = pick([](const TensorValue& value) {
-    return value.layout.rank == 2 && value.layout.sizes[1].isStatic();
-  });
+  // mm and expand are the only ops that grow tensors; keep [M, N] within bounds.
+  const int64_t widest = kHiddenSizes[std::size(kHiddenSizes) - 1];
+  auto fits = [&](const Layout& layout) {
+    Dim inner = layout.sizes[layout.rank - 1];
+    return inner.isStatic() && layout.numelHint() / inner.coef <= kMaxNumel / widest;
+  };
+  std::optional<TensorValue> lhs =
+      pick([&](const TensorValue& value) { return value.layout.rank == 2 && fits(value.layout); });
   // F.linear on a 3-D activation: flatten the leading dimensions first.
   bool flatten = !lhs.has_value();
   if (flatten)
-    lhs = pick([](const TensorValue& value) {
-      return value.layout.rank >= 3 && value.layout.sizes[value.layout.rank - 1].isStatic() &&
-             isRowMajor(value.layout);
+    lhs = pick([&](const TensorValue& value) {
+      return value.layout.rank >= 3 && fits(value.layout) && isRowMajor(value.layout);
     });
   if (!lhs)
     return false;
@@ -1255,8 +1264,8 @@ std::string Generator::run() {
   inputs_.reserve(options_.nodes * 2 + 16);
 
   constexpr int64_t kBatchSizes[] = {8, 16, 32};
-  Dim batch = options_.symbolic ? Dim{1, 1}
-                                : Dim{random_.choose(std::span<const int64_t>(kBatchSizes)), 0};
+  Dim batch =
+      options_.symbolic ? Dim{1, 1} : Dim{random_.choose(std::span<const int64_t>(kBatchSizes)), 0};
   if (options_.symbolic)
     symbol_ = addPlaceholder(nullptr);
   Dim hidden{random_.choose(std::span<const int64_t>(kHiddenSizes).subspan(2)), 0};

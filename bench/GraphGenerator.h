@@ -1,4 +1,5 @@
-// Seeded synthetic post-grad FX graphs in print_readable's dialect, for benchmarks and stress tests.
+// Seeded synthetic post-grad FX graphs in print_readable's dialect, for benchmarks and stress
+// tests.
 #pragma once
 
 #include "declone/support/Result.h"
@@ -12,7 +13,8 @@
 namespace declone::bench {
 
 struct GeneratorOptions {
-  /// Statements in the body of `forward` (everything but the placeholders and the return).
+  /// Statements in the body of `forward` (everything but the placeholders and the return);
+  /// node ids are 32-bit, so at most about 2^31.
   size_t nodes = 1000;
   uint64_t seed = 1;
   /// Share of the statements that are `aten.clone.default`; half of them are

@@ -57,28 +57,19 @@ AliasAnalysis::StorageId AliasAnalysis::slotStorage(const Node* container, size_
     break;
   }
   slots_.emplace(key, storage);
-  if (storage != kNoStorage)
+  if (storage != kNoStorage) {
     slotsOf_[container].push_back(storage);
+    hasSlots_[container->order()] = true;
+  }
   return storage;
-}
-
-void AliasAnalysis::forEachStorageOf(const Node* value,
-                                     const std::function<void(StorageId)>& fn) const {
-  StorageId own = valueStorage_[value->order()];
-  if (own != kNoStorage)
-    fn(own);
-  // A tuple passed or returned whole touches every element taken apart from it.
-  auto slots = slotsOf_.find(value);
-  if (slots != slotsOf_.end())
-    for (StorageId slot : slots->second)
-      fn(slot);
 }
 
 AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
                              const std::vector<bool>& donated)
     : effects_(effects) {
   graph.numberNodes();
-  valueStorage_.assign(graph.size(), kNoStorage);
+  valueStorage_.assign(graph.orderBound(), kNoStorage);
+  hasSlots_.assign(graph.orderBound(), false);
 
   // 1. Which values share a storage.
   std::vector<const Node*> placeholders;
@@ -152,7 +143,7 @@ AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
     Event event;
   };
   std::vector<Pending> pending;
-  pending.reserve(graph.size() * 2);
+  pending.reserve(graph.orderBound() * 2);
   for (const Node* node : graph) {
     if (node->kind() == Node::Kind::GetAttr) {
       StorageId storage = valueStorage_[node->order()];

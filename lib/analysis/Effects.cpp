@@ -58,8 +58,8 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
     : registry_(schemas) {
   graph.numberNodes();
-  effects_.resize(graph.size());
-  schemas_.assign(graph.size(), nullptr);
+  effects_.resize(graph.orderBound());
+  schemas_.assign(graph.orderBound(), nullptr);
   for (const Node* node : graph) {
     NodeEffects& effects = effects_[node->order()];
     bool symbolic = node->type().kind == TypeAnnotation::Kind::Sym;

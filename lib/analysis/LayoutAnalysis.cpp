@@ -219,7 +219,7 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
 LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects)
     : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
   graph.numberNodes();
-  layouts_.resize(graph.size());
+  layouts_.resize(graph.orderBound());
   for (const Node* node : graph) {
     if (node->type().kind != TypeAnnotation::Kind::Tensor)
       continue;

@@ -2,7 +2,9 @@
 #include "declone/io/Reader.h"
 
 #include "Lexer.h"
+#include "NameTable.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -73,7 +75,9 @@ class Reader {
 public:
   Reader(GraphFile& file, std::string_view source)
       : file_(file), context_(*file.context), source_(source), lexer_(source),
-        argScratch_(kScratchLevels), kwargScratch_(kScratchLevels) {}
+        argScratch_(kScratchLevels), kwargScratch_(kScratchLevels),
+        // Most lines define a node: the line count bounds the names of every graph.
+        expectedNames_(static_cast<size_t>(std::count(source.begin(), source.end(), '\n')) + 1) {}
 
   Status read();
 
@@ -208,10 +212,12 @@ private:
   std::vector<std::string_view> pendingTrivia_;
   std::optional<Error> error_;
   Graph* graph_ = nullptr;
-  std::unordered_map<std::string_view, Node*> names_;
+  io::NameTable names_;
   std::vector<Node*> selfFreed_; ///< nodes whose free list names themselves
   std::vector<std::vector<Arg>> argScratch_;
   std::vector<std::vector<KwArg>> kwargScratch_;
+  size_t expectedNames_;
+  size_t graphsRead_ = 0;
 };
 
 std::string Reader::describe(const Token& token) const {
@@ -420,9 +426,9 @@ bool Reader::readClass(const Line& line, std::vector<std::unique_ptr<GraphModule
 bool Reader::readForward(const Line& line, GraphModule& module) {
   Graph& graph = module.graph;
   graph_ = &graph;
-  names_.clear();
   selfFreed_.clear();
-  names_.reserve(source_.size() / 256 + 16);
+  // The first graph is usually the whole file; nested subgraphs start small and grow.
+  names_.reset(graphsRead_++ == 0 ? expectedNames_ : 64);
   graph.format().defIndent = source_.substr(line.start, line.indent());
   advance(); // 'def'
   if (!isIdent("forward"))
@@ -532,13 +538,13 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
   auto makePlaceholders = [&]() -> bool {
     placeholdersMade = true;
     for (const Parameter& parameter : parameters) {
-      if (names_.count(parameter.name))
+      if (names_.find(parameter.name))
         return fail("duplicate parameter '" + std::string(parameter.name) + "'", parameter.line,
                     parameter.column);
       Node* node = graph.createPlaceholder(parameter.name, parameter.type, parameter.defaultValue);
       node->setLine(parameter.line);
       node->setTrailingComment(parameter.comment);
-      names_.emplace(node->name(), node);
+      names_.insert(node->name(), node);
     }
     format.pytreeParameters = {};
     return true;
@@ -669,13 +675,13 @@ bool Reader::readFlattenLine(Graph& graph,
     return false;
   format.pytreeInputs = true;
   for (const Token& name : names) {
-    if (names_.count(name.text))
+    if (names_.find(name.text))
       return fail("duplicate placeholder '" + std::string(name.text) + "'", name);
     auto stub = stubs.find(name.text);
     Node* node =
         graph.createPlaceholder(name.text, stub == stubs.end() ? TypeAnnotation() : stub->second);
     node->setLine(name.line);
-    names_.emplace(node->name(), node);
+    names_.insert(node->name(), node);
   }
   return true;
 }
@@ -692,14 +698,14 @@ bool Reader::readNodeStatement(Graph& graph) {
   }
   if (!expect(Tok::Assign, "'='"))
     return false;
-  if (names_.count(name.text))
+  if (names_.find(name.text))
     return fail("redefinition of '" + std::string(name.text) + "'", name);
   std::span<const std::string_view> trivia = takeTrivia();
   if (!readRhs(graph, name.text, type, line))
     return false;
   Node* node = graph.back();
   node->setLeadingTrivia(trivia);
-  names_.emplace(node->name(), node);
+  names_.insert(node->name(), node);
   if (is(Tok::Semicolon)) {
     advance();
     bool freesSelf = false;
@@ -726,7 +732,7 @@ bool Reader::readFreeList(std::string_view self, bool& freesSelf) {
     }
     if (!is(Tok::Identifier))
       return failExpected("a name in the free list");
-    if (!names_.count(cur_.text))
+    if (!names_.find(cur_.text))
       return failUndefined(cur_);
     advance();
     if (!expect(Tok::Assign, "'='"))
@@ -805,8 +811,7 @@ bool Reader::readRhs(Graph& graph, std::string_view name, const TypeAnnotation& 
           return false;
         return makeCall(context_.target(Target::Kind::Module, dotted.substr(5)), args, kwargs);
       }
-      auto receiver = names_.find(head);
-      if (receiver != names_.end()) {
+      if (Node* receiver = names_.find(head)) {
         std::string_view method = dotted.substr(head.size());
         if (method.empty())
           return fail("'" + std::string(head) + "' is a node, not a function", first);
@@ -817,7 +822,7 @@ bool Reader::readRhs(Graph& graph, std::string_view name, const TypeAnnotation& 
         if (!readCallArgs(rest, kwargs, 0))
           return false;
         args = context_.allocate<Arg>(rest.size() + 1);
-        args[0] = graph.nodeArg(receiver->second);
+        args[0] = graph.nodeArg(receiver);
         std::copy(rest.begin(), rest.end(), args.begin() + 1);
         return makeCall(context_.target(Target::Kind::Method, method), args, kwargs);
       }
@@ -1048,10 +1053,10 @@ bool Reader::readNameValue(Arg& out, unsigned depth) {
       out.text = dotted;
       return true;
     }
-    auto found = names_.find(dotted);
-    if (found == names_.end())
+    Node* found = names_.find(dotted);
+    if (!found)
       return failUndefined(first);
-    out = graph_->nodeArg(found->second);
+    out = graph_->nodeArg(found);
     return true;
   }
   if (dotted.starts_with("torch.") && !isCall) {
@@ -1197,7 +1202,7 @@ bool Reader::readReturn(Graph& graph) {
 Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text) {
   auto file = std::make_unique<GraphFile>();
   // Every spelling the graph keeps points into this copy.
-  std::string_view source = file->context->save(text);
+  std::string_view source = file->context->saveSource(text);
   if (source.find('\0') != std::string_view::npos) {
     size_t at = source.find('\0');
     uint32_t line = 1, column = 1;

@@ -364,7 +364,7 @@ void Writer::computeFreeLists(const Graph& graph) {
   // PyTorch's delete_unused_values: walking backwards, a node is the last use of each input not
   // seen yet (args, then kwargs, in order of first appearance).
   graph.numberNodes();
-  size_t count = graph.size();
+  size_t count = graph.orderBound();
   std::vector<uint8_t> seen(count, 0);
   std::vector<std::pair<uint32_t, uint32_t>> ranges(count);
   freed_.clear();
@@ -541,6 +541,8 @@ void Writer::module(const GraphModule& module) {
 } // namespace
 
 void writeGraphFile(const GraphFile& file, std::string& out) {
+  // A rewritten graph prints about as long as it was read: one allocation instead of doublings.
+  out.reserve(out.size() + file.context->source().size() + 4096);
   Writer writer(*file.context, out);
   for (const auto& module : file.modules)
     writer.module(*module);

@@ -5,12 +5,19 @@
 
 namespace declone {
 
-Context::Context() : arena_(64 * 1024) {}
+Context::Context() : arena_(1 << 20), nodeArena_(1 << 20) {}
 Context::~Context() = default;
+
+std::string_view Context::saveSource(std::string_view text) {
+  source_ = save(text);
+  return source_;
+}
 
 std::string_view Context::save(std::string_view text) {
   if (text.empty())
     return {};
+  if (text.data() >= source_.data() && text.data() + text.size() <= source_.data() + source_.size())
+    return text;
   char* data = static_cast<char*>(arena_.allocate(text.size(), 1));
   std::memcpy(data, text.data(), text.size());
   return {data, text.size()};

@@ -51,14 +51,17 @@ std::vector<Node*> Graph::placeholders() const {
 }
 
 void Graph::numberNodes() const {
+  if (numbered_)
+    return;
   uint32_t order = 0;
   for (Node* node : *this)
     node->order_ = order++;
+  numbered_ = true;
 }
 
 Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
   static_assert(std::is_trivially_destructible_v<Node>);
-  Node* node = new (context_->allocateBytes(sizeof(Node), alignof(Node))) Node();
+  Node* node = new (context_->allocateNode(sizeof(Node), alignof(Node))) Node();
   node->kind_ = kind;
   node->name_ = context_->save(name);
   node->graph_ = this;
@@ -66,11 +69,14 @@ Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
     before = output_;
   if (before) {
     assert(before->graph_ == this);
+    numbered_ = false;
     node->next_ = before;
     node->prev_ = before->prev_;
     (before->prev_ ? before->prev_->next_ : first_) = node;
     before->prev_ = node;
   } else {
+    // Appending keeps the numbering: the new node comes after every other.
+    node->order_ = last_ ? last_->order_ + 1 : 0;
     node->prev_ = last_;
     (last_ ? last_->next_ : first_) = node;
     last_ = node;

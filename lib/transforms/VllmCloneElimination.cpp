@@ -64,7 +64,7 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
       clones.push_back(node);
   // The last user of every node, kept current as clones are replaced by their sources, so that
   // "is the source used after the write" needs no scan of the source's users.
-  std::vector<const Node*> lastUser(graph.size(), nullptr);
+  std::vector<const Node*> lastUser(graph.orderBound(), nullptr);
   for (const Node* node : graph)
     node->forEachInput([&](Node* input) { lastUser[input->order()] = node; });
   auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };

@@ -4,7 +4,6 @@
 #include "declone/analysis/Effects.h"
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -58,7 +57,16 @@ private:
   void unite(StorageId a, StorageId b);
   StorageId newStorage(const Node* root);
   StorageId slotStorage(const Node* container, size_t index, const Node* getitem);
-  void forEachStorageOf(const Node* value, const std::function<void(StorageId)>& fn) const;
+  /// Calls fn for the value's own storage and, for a tuple taken apart by getitem, for the
+  /// storages of its elements.
+  template <class Fn> void forEachStorageOf(const Node* value, Fn&& fn) const {
+    StorageId own = valueStorage_[value->order()];
+    if (own != kNoStorage)
+      fn(own);
+    if (hasSlots_[value->order()])
+      for (StorageId slot : slotsOf_.at(value))
+        fn(slot);
+  }
 
   const EffectAnalysis& effects_;
   std::vector<StorageId> parent_;
@@ -67,6 +75,7 @@ private:
   /// Storages of the elements of multi-output nodes that getitem took apart.
   std::unordered_map<uint64_t, StorageId> slots_;
   std::unordered_map<const Node*, std::vector<StorageId>> slotsOf_;
+  std::vector<bool> hasSlots_; ///< by order: slotsOf_ has an entry
   std::vector<StorageInfo> infos_;
   std::vector<Event> events_;
   std::vector<uint32_t> eventBegin_;

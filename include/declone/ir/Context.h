@@ -24,10 +24,17 @@ public:
   SymContext& sym() { return sym_; }
   const SymContext& sym() const { return sym_; }
 
-  /// Copies `text` into the arena (not deduplicated).
+  /// Copies `text` into the arena (not deduplicated); text inside the source is not copied.
   std::string_view save(std::string_view text);
+  /// Copies a graph's source text into the arena once; later saves of its substrings are free.
+  std::string_view saveSource(std::string_view text);
+  /// The text saved by saveSource (empty for graphs built in memory).
+  [[nodiscard]] std::string_view source() const { return source_; }
   /// Raw arena storage.
   void* allocateBytes(size_t size, size_t alignment) { return arena_.allocate(size, alignment); }
+  /// Storage for a Node. Nodes get an arena of their own so that walking a graph in program
+  /// order walks memory in order.
+  void* allocateNode(size_t size, size_t alignment) { return nodeArena_.allocate(size, alignment); }
   /// Arena storage for `count` default-constructed objects of a trivially destructible type.
   template <class T> std::span<T> allocate(size_t count) {
     static_assert(std::is_trivially_destructible_v<T>);
@@ -48,6 +55,9 @@ public:
 
 private:
   std::pmr::monotonic_buffer_resource arena_;
+  std::pmr::monotonic_buffer_resource nodeArena_;
+  /// The text being read: save() need not copy what already lies inside it.
+  std::string_view source_;
   SymContext sym_;
   struct TargetKey {
     Target::Kind kind;

@@ -75,7 +75,9 @@ public:
     }
   }
 
-  /// Position in program order, valid after Graph::numberNodes() until the next insertion.
+  /// Position in program order: strictly increasing along the graph, below
+  /// Graph::orderBound(). Valid after Graph::numberNodes() until a node is inserted anywhere but
+  /// at the end; erasing leaves gaps but keeps it valid.
   [[nodiscard]] uint32_t order() const { return order_; }
 
   [[nodiscard]] Graph* graph() const { return graph_; }
@@ -175,8 +177,11 @@ public:
   /// The output node, or nullptr while the graph is being built.
   [[nodiscard]] Node* output() const { return output_; }
   [[nodiscard]] std::vector<Node*> placeholders() const;
-  /// Numbers the nodes 0..size()-1 in program order (see Node::order()).
+  /// Makes Node::order() valid, renumbering only if an insertion broke it. Graphs built by
+  /// appending (as the reader does) are numbered as they grow.
   void numberNodes() const;
+  /// One more than the largest Node::order(): the size for vectors indexed by order.
+  [[nodiscard]] uint32_t orderBound() const { return last_ ? last_->order() + 1 : 0; }
 
   // Construction. Argument spans must come from this graph's Context (Context::allocate); the
   // graph takes them over and links the Uses they hold. New nodes go before the output node
@@ -214,6 +219,7 @@ private:
   Node* last_ = nullptr;
   Node* output_ = nullptr;
   size_t size_ = 0;
+  mutable bool numbered_ = true; ///< every node's order_ is valid
 };
 
 /// A `class NAME(torch.nn.Module):` block (or a bare `def forward`) with nested submodules.

@@ -1,0 +1,69 @@
+// Benchmarks of clone elimination alone (both modes) on generated graphs of 10k to 1M nodes.
+#include "BenchSupport.h"
+#include "GraphGenerator.h"
+#include "declone/io/Reader.h"
+#include "declone/transforms/CloneElimination.h"
+
+#include <benchmark/benchmark.h>
+#include <memory>
+
+namespace {
+
+using declone::CloneEliminationMode;
+using declone::bench::GeneratorOptions;
+using declone::bench::LazyGraphText;
+
+constexpr size_t kSizes[] = {10'000, 100'000, 1'000'000};
+
+/// Times the pass only: every iteration parses a fresh copy (the pass rewrites it) with the
+/// timer paused.
+void benchEliminate(benchmark::State& state, LazyGraphText& input, CloneEliminationMode mode) {
+  if (!declone::bench::prepare(state, input))
+    return;
+  declone::CloneEliminationOptions options;
+  options.mode = mode;
+  size_t removed = 0, clones = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto file = declone::readGraphFile(input.text());
+    if (!file.ok()) {
+      state.SkipWithError(file.error().format("<generated>").c_str());
+      return;
+    }
+    state.ResumeTiming();
+    for (auto& module : (*file)->modules) {
+      declone::CloneEliminationResult result = declone::eliminateClones(*module, options);
+      removed = result.stats.removed;
+      clones = result.stats.clones;
+      benchmark::DoNotOptimize(result);
+    }
+    state.PauseTiming();
+    file->reset(); // free the graph outside the timing
+    state.ResumeTiming();
+  }
+  declone::bench::reportThroughput(state, input);
+  state.counters["clones"] = static_cast<double>(clones);
+  state.counters["removed"] = static_cast<double>(removed);
+}
+
+bool registerBenchmarks() {
+  for (size_t nodes : kSizes) {
+    GeneratorOptions options;
+    options.nodes = nodes;
+    options.seed = 1;
+    auto input = std::make_shared<LazyGraphText>(options);
+    for (auto [name, mode] : {std::pair{"BM_EliminateClones/safe", CloneEliminationMode::Safe},
+                              std::pair{"BM_EliminateClones/vllm", CloneEliminationMode::Vllm}}) {
+      benchmark::RegisterBenchmark(
+          name,
+          [input, mode = mode](benchmark::State& state) { benchEliminate(state, *input, mode); })
+          ->Arg(static_cast<int64_t>(nodes))
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  return true;
+}
+
+[[maybe_unused]] const bool kRegistered = registerBenchmarks();
+
+} // namespace
