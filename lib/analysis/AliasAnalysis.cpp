@@ -31,31 +31,37 @@ AliasAnalysis::StorageId AliasAnalysis::newStorage(const Node* root) {
   return id;
 }
 
+AliasAnalysis::StorageId
+AliasAnalysis::storageFor(const OutputAlias& relation, const Node* value,
+                          const std::vector<NodeEffects::Access>& producerInputs) {
+  switch (relation.kind) {
+  case OutputAlias::Kind::NotTensor:
+    return kNoStorage;
+  case OutputAlias::Kind::Fresh:
+    return newStorage(value);
+  case OutputAlias::Kind::Aliases: {
+    StorageId storage = valueStorage_[relation.input->order()];
+    return storage == kNoStorage ? newStorage(value) : storage;
+  }
+  case OutputAlias::Kind::Unknown: {
+    // May alias any input: one storage with all of them.
+    StorageId storage = newStorage(value);
+    for (const NodeEffects::Access& access : producerInputs)
+      forEachStorageOf(access.value, [&](StorageId input) { unite(storage, input); });
+    return storage;
+  }
+  }
+  return kNoStorage;
+}
+
 AliasAnalysis::StorageId AliasAnalysis::slotStorage(const Node* container, size_t index,
                                                     const Node* getitem) {
   uint64_t key = (uint64_t(container->order()) << 32) | uint32_t(index);
   auto found = slots_.find(key);
   if (found != slots_.end())
     return found->second;
-  OutputAlias relation = effects_.output(container, index);
-  StorageId storage = kNoStorage;
-  switch (relation.kind) {
-  case OutputAlias::Kind::NotTensor:
-    break;
-  case OutputAlias::Kind::Fresh:
-    storage = newStorage(getitem);
-    break;
-  case OutputAlias::Kind::Aliases:
-    storage = valueStorage_[relation.input->order()];
-    if (storage == kNoStorage)
-      storage = newStorage(getitem);
-    break;
-  case OutputAlias::Kind::Unknown:
-    storage = newStorage(getitem);
-    for (const NodeEffects::Access& access : effects_.effects(container).accesses)
-      forEachStorageOf(access.value, [&](StorageId input) { unite(storage, input); });
-    break;
-  }
+  StorageId storage =
+      storageFor(effects_.output(container, index), getitem, effects_.effects(container).accesses);
   slots_.emplace(key, storage);
   if (storage != kNoStorage) {
     slotsOf_[container].push_back(storage);
@@ -84,26 +90,7 @@ AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
           slotStorage(node->args()[0].node(), static_cast<size_t>(node->args()[1].integer), node);
       continue;
     }
-    const OutputAlias& result = nodeEffects.result;
-    StorageId storage = kNoStorage;
-    switch (result.kind) {
-    case OutputAlias::Kind::NotTensor:
-      break;
-    case OutputAlias::Kind::Fresh:
-      storage = newStorage(node);
-      break;
-    case OutputAlias::Kind::Aliases:
-      storage = valueStorage_[result.input->order()];
-      if (storage == kNoStorage)
-        storage = newStorage(node);
-      break;
-    case OutputAlias::Kind::Unknown:
-      storage = newStorage(node);
-      for (const NodeEffects::Access& access : nodeEffects.accesses)
-        forEachStorageOf(access.value, [&](StorageId input) { unite(storage, input); });
-      break;
-    }
-    valueStorage_[node->order()] = storage;
+    valueStorage_[node->order()] = storageFor(nodeEffects.result, node, nodeEffects.accesses);
   }
 
   // 2. Dense ids for the classes, and what each class holds.

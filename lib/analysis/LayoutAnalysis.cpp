@@ -20,6 +20,18 @@ constexpr std::string_view kSameOffsetViews[] = {
 /// that is 0 (a copy starts at 0 too), else unknown.
 constexpr std::string_view kMaybeViews[] = {"reshape", "flatten", "unflatten", "contiguous"};
 
+/// A constant dimension index with Python's negative indexing, checked against the rank.
+std::optional<size_t> normalizeDim(std::optional<SymExpr> dim, size_t rank) {
+  if (!dim || !dim->constantValue())
+    return std::nullopt;
+  int64_t d = *dim->constantValue();
+  if (d < 0)
+    d += static_cast<int64_t>(rank);
+  if (d < 0 || d >= static_cast<int64_t>(rank))
+    return std::nullopt;
+  return static_cast<size_t>(d);
+}
+
 bool contains(std::span<const std::string_view> names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -337,15 +349,10 @@ std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
   } else {
     return std::nullopt;
   }
-  if (!dim || !start || !dim->constantValue())
+  std::optional<size_t> d = normalizeDim(dim, input->sizes.size());
+  if (!d || !start)
     return std::nullopt;
-  int64_t rank = static_cast<int64_t>(input->sizes.size());
-  int64_t d = *dim->constantValue();
-  if (d < 0)
-    d += rank;
-  if (d < 0 || d >= rank)
-    return std::nullopt;
-  SymExpr size = input->sizes[d];
+  SymExpr size = input->sizes[*d];
   if (std::optional<int64_t> constantStart = start->constantValue()) {
     int64_t s = *constantStart;
     if (s < 0) { // Python-style negative index, clamped as slice does
@@ -362,7 +369,7 @@ std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
     return base;
   if (!input->strides)
     return std::nullopt;
-  return sym_.add(base, sym_.mul(*start, (*input->strides)[d]));
+  return sym_.add(base, sym_.mul(*start, (*input->strides)[*d]));
 }
 
 std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) const {
@@ -410,29 +417,21 @@ std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) c
   } else if (name == "chunk") {
     dim = intArgument(producer, 2, "dim", 0);
     std::optional<SymExpr> chunks = intArgument(producer, 1, "chunks", std::nullopt);
-    if (!chunks || !dim || !dim->constantValue())
+    std::optional<size_t> d = normalizeDim(dim, input->sizes.size());
+    if (!chunks || !d)
       return std::nullopt;
-    int64_t d = *dim->constantValue();
-    if (d < 0)
-      d += static_cast<int64_t>(input->sizes.size());
-    if (d < 0 || d >= int64_t(input->sizes.size()))
-      return std::nullopt;
-    start = sym_.mul(SymExpr::constant(index), sym_.ceilDiv(input->sizes[d], *chunks));
+    start = sym_.mul(SymExpr::constant(index), sym_.ceilDiv(input->sizes[*d], *chunks));
   } else {
     return std::nullopt;
   }
-  if (!dim || !dim->constantValue())
-    return std::nullopt;
-  int64_t d = *dim->constantValue();
-  if (d < 0)
-    d += static_cast<int64_t>(input->sizes.size());
-  if (d < 0 || d >= int64_t(input->sizes.size()))
+  std::optional<size_t> d = normalizeDim(dim, input->sizes.size());
+  if (!d)
     return std::nullopt;
   if (start == SymExpr::constant(0))
     return input->storageOffset;
   if (!input->strides)
     return std::nullopt;
-  return sym_.add(*input->storageOffset, sym_.mul(start, (*input->strides)[d]));
+  return sym_.add(*input->storageOffset, sym_.mul(start, (*input->strides)[*d]));
 }
 
 } // namespace declone

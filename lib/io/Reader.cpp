@@ -571,25 +571,17 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
       return failExpected("a statement");
     // Pytree calling convention: a stub line and a flatten line before the first node.
     if (!placeholdersMade && graph.empty()) {
-      Token name = cur_;
       advance();
       bool isFlatten = is(Tok::Comma);
       bool isStub = false;
       if (is(Tok::Colon) && !sawStub) {
         // `a: "T"; b: "T"; ` has a ';' right after the annotation; a node has '='.
-        Lexer saved = lexer_;
-        Token savedCur = cur_;
-        size_t savedPrevEnd = prevEnd_;
         advance();
         TypeAnnotation ignored;
         isStub = readAnnotation(ignored) && is(Tok::Semicolon);
-        error_.reset();
-        lexer_ = saved;
-        cur_ = savedCur;
-        prevEnd_ = savedPrevEnd;
+        error_.reset(); // a malformed annotation is reported when the line is read for real
       }
-      startStatement(*line);
-      (void)name;
+      startStatement(*line); // read the line again from its start
       if (isStub) {
         format.stubTrivia = takeTrivia();
         sawStub = true;

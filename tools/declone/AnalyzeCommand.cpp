@@ -117,15 +117,8 @@ int runAnalyze(std::span<const std::string_view> args) {
                         "reads and writes after the clone, and the decision the pass makes.");
   parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
   flags.addTo(parser);
-  Status parsed = parser.parse(args);
-  if (!parsed.ok()) {
-    reportUsageError(parsed.error().message);
-    return kBadInput;
-  }
-  if (parser.helpRequested()) {
-    std::cout << parser.help();
-    return kSuccess;
-  }
+  if (std::optional<int> exit = parser.parseOrExit(args))
+    return *exit;
   if (!flags.prepare())
     return kBadInput;
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);

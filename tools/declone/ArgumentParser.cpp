@@ -1,6 +1,9 @@
 // Command-line parsing shared by every declone subcommand.
 #include "ArgumentParser.h"
 
+#include "Input.h"
+
+#include <iostream>
 #include <optional>
 
 namespace declone::cli {
@@ -97,6 +100,19 @@ Status ArgumentParser::parse(std::span<const std::string_view> args) {
   if (next < positional.size())
     return Error{"unexpected argument '" + std::string(positional[next]) + "'"};
   return ok();
+}
+
+std::optional<int> ArgumentParser::parseOrExit(std::span<const std::string_view> args) {
+  Status parsed = parse(args);
+  if (!parsed.ok()) {
+    reportUsageError(parsed.error().message);
+    return kBadInput;
+  }
+  if (helpRequested_) {
+    std::cout << help();
+    return kSuccess;
+  }
+  return std::nullopt;
 }
 
 std::string ArgumentParser::help() const {

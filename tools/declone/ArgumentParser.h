@@ -3,6 +3,7 @@
 
 #include "declone/support/Result.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ public:
   /// Parses `args` (without the program and command names). `--help` sets helpRequested().
   [[nodiscard]] Status parse(std::span<const std::string_view> args);
   [[nodiscard]] bool helpRequested() const { return helpRequested_; }
+  /// parse(), then what every command does next: on `--help` print the help, on an error report
+  /// it. Returns the exit status when the command should stop there.
+  [[nodiscard]] std::optional<int> parseOrExit(std::span<const std::string_view> args);
   [[nodiscard]] std::string help() const;
 
 private:

@@ -2,6 +2,7 @@
 #include "Input.h"
 
 #include "declone/io/Reader.h"
+#include "declone/io/Writer.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -56,6 +57,15 @@ Status writeOutput(std::string_view path, std::string_view text) {
   if (!ok)
     return Error{"cannot write '" + std::string(path) + "'"};
   return declone::ok();
+}
+
+int writeGraph(std::string_view path, const GraphFile& file) {
+  Status written = writeOutput(path, writeGraphFile(file));
+  if (!written.ok()) {
+    reportUsageError(written.error().message);
+    return kBadInput;
+  }
+  return kSuccess;
 }
 
 void reportUsageError(std::string_view message) {

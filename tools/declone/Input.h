@@ -21,6 +21,8 @@ std::string displayName(std::string_view path);
 [[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path);
 /// Writes `text` to the file, or to stdout for "" or "-".
 [[nodiscard]] Status writeOutput(std::string_view path, std::string_view text);
+/// Prints the file to OUT (stdout for "" or "-"); returns the exit status.
+[[nodiscard]] int writeGraph(std::string_view path, const GraphFile& file);
 /// Prints `declone: error: MESSAGE` (usage problems) to stderr.
 void reportUsageError(std::string_view message);
 

@@ -41,16 +41,11 @@ int runOpt(std::span<const std::string_view> args) {
   parser.optionalValue("--remarks", "text|json", "report every clone decision (default: text)",
                        &remarks, "text");
   parser.flag("--stats", "print counts per decision and reason, and the bytes saved", &stats);
-  Status parsed = parser.parse(args);
-  if (parsed.ok() && !remarks.empty() && remarks != "text" && remarks != "json")
-    parsed = Error{"--remarks must be 'text' or 'json', not '" + remarks + "'"};
-  if (!parsed.ok()) {
-    reportUsageError(parsed.error().message);
+  if (std::optional<int> exit = parser.parseOrExit(args))
+    return *exit;
+  if (!remarks.empty() && remarks != "text" && remarks != "json") {
+    reportUsageError("--remarks must be 'text' or 'json', not '" + remarks + "'");
     return kBadInput;
-  }
-  if (parser.helpRequested()) {
-    std::cout << parser.help();
-    return kSuccess;
   }
   if (!flags.prepare())
     return kBadInput;
@@ -76,12 +71,7 @@ int runOpt(std::span<const std::string_view> args) {
       std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
   if (stats)
     printStats(total.stats);
-  Status written = writeOutput(output, writeGraphFile(*file));
-  if (!written.ok()) {
-    reportUsageError(written.error().message);
-    return kBadInput;
-  }
-  return kSuccess;
+  return writeGraph(output, *file);
 }
 
 } // namespace declone::cli

@@ -14,24 +14,12 @@ int runPrint(std::span<const std::string_view> args) {
   ArgumentParser parser("print", "Parse an FX graph dump and write it back in canonical form.");
   parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
   parser.option("-o", "OUT", "write to OUT instead of standard output", &output);
-  Status parsed = parser.parse(args);
-  if (!parsed.ok()) {
-    reportUsageError(parsed.error().message);
-    return kBadInput;
-  }
-  if (parser.helpRequested()) {
-    std::cout << parser.help();
-    return kSuccess;
-  }
+  if (std::optional<int> exit = parser.parseOrExit(args))
+    return *exit;
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
   if (!file)
     return kBadInput;
-  Status written = writeOutput(output, writeGraphFile(*file));
-  if (!written.ok()) {
-    reportUsageError(written.error().message);
-    return kBadInput;
-  }
-  return kSuccess;
+  return writeGraph(output, *file);
 }
 
 } // namespace declone::cli
