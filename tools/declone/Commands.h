@@ -1,8 +1,11 @@
 // The registry of declone subcommands: one entry drives dispatch and the top-level --help.
 #pragma once
 
+#include "declone/ir/Graph.h"
+
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace declone::cli {
 
@@ -16,11 +19,21 @@ struct Command {
 int runPrint(std::span<const std::string_view> args);
 int runOpt(std::span<const std::string_view> args);
 int runAnalyze(std::span<const std::string_view> args);
+#ifdef DECLONE_HAVE_RUNTIME
+int runVerify(std::span<const std::string_view> args);
+/// For `opt --verify`: 0 when `after` verifies against `before`, else the exit status, with
+/// the difference or error reported.
+int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
+                  const std::vector<std::vector<bool>>& donated);
+#endif
 
 inline constexpr Command kCommands[] = {
     {"print", "parse a graph and write it back in canonical form", runPrint},
     {"opt", "remove redundant clones; remarks say why each clone is kept", runOpt},
     {"analyze", "show storages, layouts and accesses behind every clone decision", runAnalyze},
+#ifdef DECLONE_HAVE_RUNTIME
+    {"verify", "run two graphs with libtorch on the same inputs and compare them", runVerify},
+#endif
 };
 
 } // namespace declone::cli

@@ -33,7 +33,7 @@ Result<std::string> readInput(std::string_view path) {
   return text;
 }
 
-std::unique_ptr<GraphFile> loadGraphFile(std::string_view path) {
+std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
   Result<std::string> text = readInput(path);
   if (!text.ok()) {
     std::cerr << text.error().format(displayName(path)) << '\n';
@@ -44,6 +44,8 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path) {
     std::cerr << file.error().format(displayName(path)) << '\n';
     return nullptr;
   }
+  if (contents)
+    *contents = std::move(text).value();
   return std::move(file).value();
 }
 

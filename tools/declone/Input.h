@@ -18,7 +18,9 @@ std::string displayName(std::string_view path);
 /// Reads a whole file, or standard input for "-".
 [[nodiscard]] Result<std::string> readInput(std::string_view path);
 /// Reads and parses a graph file; on failure prints `FILE:LINE:COL: error: ...` to stderr.
-[[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path);
+/// `text`, when given, receives the file's contents.
+[[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path,
+                                                       std::string* text = nullptr);
 /// Writes `text` to the file, or to stdout for "" or "-".
 [[nodiscard]] Status writeOutput(std::string_view path, std::string_view text);
 /// Prints the file to OUT (stdout for "" or "-"); returns the exit status.

@@ -3,6 +3,7 @@
 #include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
+#include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 
 #include <cstdio>
@@ -31,7 +32,7 @@ void printStats(const CloneEliminationStats& stats) {
 int runOpt(std::span<const std::string_view> args) {
   std::vector<std::string> inputs;
   std::string output, remarks;
-  bool stats = false;
+  bool stats = false, verify = false;
   CloneFlags flags;
   ArgumentParser parser("opt", "Remove redundant aten.clone nodes and write the optimized graph.\n"
                                "Remarks and statistics go to standard error.");
@@ -41,6 +42,12 @@ int runOpt(std::span<const std::string_view> args) {
   parser.optionalValue("--remarks", "text|json", "report every clone decision (default: text)",
                        &remarks, "text");
   parser.flag("--stats", "print counts per decision and reason, and the bytes saved", &stats);
+#ifdef DECLONE_HAVE_RUNTIME
+  parser.flag("--verify",
+              "run the graph before and after with libtorch; exit 1 instead of writing a\n"
+              "                          rewrite that is not equivalent",
+              &verify);
+#endif
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (!remarks.empty() && remarks != "text" && remarks != "json") {
@@ -49,9 +56,11 @@ int runOpt(std::span<const std::string_view> args) {
   }
   if (!flags.prepare())
     return kBadInput;
-  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
+  std::string text;
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text);
   if (!file)
     return kBadInput;
+  std::vector<std::vector<bool>> donations;
 
   CloneEliminationResult total;
   for (auto& module : file->modules) {
@@ -60,6 +69,7 @@ int runOpt(std::span<const std::string_view> args) {
       reportUsageError(options.error().message);
       return kBadInput;
     }
+    donations.push_back(options->donated);
     CloneEliminationResult result = eliminateClones(*module, *options);
     total.stats += result.stats;
     std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
@@ -71,6 +81,15 @@ int runOpt(std::span<const std::string_view> args) {
       std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
   if (stats)
     printStats(total.stats);
+#ifdef DECLONE_HAVE_RUNTIME
+  if (verify) {
+    Result<std::unique_ptr<GraphFile>> original = readGraphFile(text);
+    if (!original.ok())
+      return kBadInput; // it parsed a moment ago
+    if (int status = verifyRewrite(**original, *file, name, donations); status != kSuccess)
+      return status;
+  }
+#endif
   return writeGraph(output, *file);
 }
 

@@ -5,8 +5,8 @@
 # RUN: %expect-exit 2 %declone opt %s --remarks=yaml 2>&1 | %FileCheck %s --check-prefix=BADFMT
 # RUN: %expect-exit 2 %declone opt %s --mode fast 2>&1 | %FileCheck %s --check-prefix=BADMODE
 # JSON: {"node": "clone", "line": 21, "decision": "removed", "reason": null, "detail": ""}
-# JSON-NEXT: {"node": "clone_1", "line": 22, "decision": "kept", "reason": "layout-changed", "detail": "strides [1, 4] != [4, 1]"}
-# JSON-NEXT: {"node": "clone_2", "line": 23, "decision": "removed", "reason": null, "detail": "no users"}
+# JSON-NEXT: {"node": "clone_1", "line": 23, "decision": "kept", "reason": "layout-changed", "detail": "strides [4, 1] != [1, 4]"}
+# JSON-NEXT: {"node": "clone_2", "line": 24, "decision": "removed", "reason": null, "detail": "no users"}
 # STATS: 3 clones seen
 # STATS: 2 clones removed
 # STATS: 1   of which dead (no users)
@@ -19,7 +19,8 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
         clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(arg0_1)
-        clone_1: "f32[4, 4][1, 4]cpu" = torch.ops.aten.clone.default(arg0_1, memory_format = torch.channels_last)
+        t: "f32[4, 4][1, 4]cpu" = torch.ops.aten.t.default(arg0_1)
+        clone_1: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(t, memory_format = torch.contiguous_format);  t = None
         clone_2: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(arg0_1);  arg0_1 = None
         add: "f32[4, 4][4, 1]cpu" = torch.ops.aten.add.Tensor(clone, clone_1);  clone = clone_1 = None
         return (add,)

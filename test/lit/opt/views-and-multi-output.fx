@@ -19,7 +19,7 @@ class GraphModule(torch.nn.Module):
         getitem_3: "f32[5, 4][4, 1]cpu" = split_with_sizes[1];  split_with_sizes = None
         clone_3: "f32[5, 4][4, 1]cpu" = torch.ops.aten.clone.default(getitem_3);  getitem_3 = None
         # CHECK: :[[@LINE-1]]: remark: clone 'clone_3' kept [layout-changed]: storage offset 0 != 4
-        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.silu_and_mul.default, result = clone_3, input = clone)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.silu_and_mul.default, out = clone_3, input = clone)
         getitem_4: "f32[5, 4][4, 1]cpu" = auto_functionalized[1];  auto_functionalized = None
         clone_4: "f32[5, 4][4, 1]cpu" = torch.ops.aten.clone.default(getitem_4);  getitem_4 = None
         # CHECK: :[[@LINE-1]]: remark: clone 'clone_4' removed

@@ -1,0 +1,46 @@
+// Runs FX graphs on CPU with libtorch's kernels and compares two graphs on the same inputs.
+// The only header of the project whose implementation links libtorch; it exposes no torch
+// types, so its users need no torch headers.
+#pragma once
+
+#include "declone/ir/Graph.h"
+#include "declone/support/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace declone::runtime {
+
+struct VerifyOptions {
+  uint64_t seed = 1;
+  /// Runs with new random inputs and new symbol values, starting from `seed`.
+  unsigned trials = 1;
+  /// donated[i]: placeholder i is donated, so its final contents are not compared.
+  std::vector<bool> donated;
+  /// Values for size symbols; the others get small random values (at least 2).
+  std::unordered_map<std::string, int64_t> symbolHints;
+};
+
+struct Verdict {
+  bool equivalent = true;
+  /// The first difference, e.g. `output 0: stride (5, 1) != (3, 1)`.
+  std::string difference;
+  unsigned trialsRun = 0;
+};
+
+/// Runs `before` and `after` on the same inputs and compares every output's values, sizes,
+/// strides and storage offset, every input's final contents (unless donated), and which outputs
+/// alias inputs or each other. An error (not a difference) when a graph cannot run: an op
+/// without a kernel in this libtorch, an argument it cannot convert, mismatched signatures.
+[[nodiscard]] Result<Verdict> verify(const Graph& before, const Graph& after,
+                                     const VerifyOptions& options);
+
+/// Executes `graph` once on random inputs and rewrites the annotation of every call node whose
+/// value is a tensor with what execution produced: dtype, sizes, strides, device ("cpu") and,
+/// when non-zero, the `@OFFSET` storage offset. For generators that need true annotations;
+/// the placeholders' sizes must be constant (they are what the inputs are made from).
+[[nodiscard]] Status annotateFromExecution(Graph& graph, uint64_t seed);
+
+} // namespace declone::runtime

@@ -1,0 +1,113 @@
+// Stand-in CPU kernels for the custom ops real dumps call (vLLM's _C and vllm ops, ...) that
+// this libtorch has no kernel for, so that graphs using them can still be verified.
+//
+// A stand-in follows the op's schema, not its mathematics: it writes every mutable tensor
+// argument with a deterministic function of the op's tensor inputs, read the way CUDA kernels
+// read them, as contiguous memory from the tensor's storage offset. Two graphs that differ only
+// in the layout they hand such an op (the vLLM Mamba bug) therefore produce different results.
+// Mutable arguments named out/result/output are treated as write-only, as vLLM's kernels do;
+// other mutable arguments are read too (in-place updates).
+#include "Execution.h"
+#include "declone/schema/SchemaRegistry.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <memory>
+#include <mutex>
+#include <torch/library.h>
+
+namespace declone::runtime::detail {
+namespace {
+
+bool isWriteOnlyName(const std::string& name) {
+  return name == "out" || name == "result" || name == "output";
+}
+
+/// The elements a contiguous-assuming kernel reads for `tensor`, as float64.
+at::Tensor contiguousRead(const at::Tensor& tensor) {
+  int64_t available = static_cast<int64_t>(tensor.storage().nbytes() / tensor.element_size()) -
+                      tensor.storage_offset();
+  int64_t count = std::min<int64_t>(tensor.numel(), std::max<int64_t>(available, 0));
+  at::Tensor raw = at::empty({0}, tensor.options());
+  raw.set_(tensor.storage(), tensor.storage_offset(), {count}, {1});
+  return raw.to(at::kDouble);
+}
+
+void standInKernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const std::vector<c10::Argument>& arguments = op.schema().arguments();
+  size_t count = arguments.size();
+  std::vector<c10::IValue> values(stack->end() - count, stack->end());
+  stack->erase(stack->end() - count, stack->end());
+  std::vector<at::Tensor> reads;
+  for (size_t i = 0; i < count; ++i) {
+    bool mutableArgument = arguments[i].alias_info() && arguments[i].alias_info()->isWrite();
+    if (values[i].isTensor() && !(mutableArgument && isWriteOnlyName(arguments[i].name())))
+      reads.push_back(contiguousRead(values[i].toTensor()));
+  }
+  for (size_t i = 0, written = 0; i < count; ++i) {
+    if (!(arguments[i].alias_info() && arguments[i].alias_info()->isWrite()) ||
+        !values[i].isTensor())
+      continue;
+    at::Tensor target = values[i].toTensor();
+    int64_t numel = target.numel();
+    at::Tensor result = at::full({numel}, static_cast<double>(++written), at::kDouble);
+    for (const at::Tensor& read : reads) {
+      if (read.numel() == 0)
+        continue;
+      at::Tensor index = at::arange(numel, at::kLong).remainder(read.numel());
+      result.add_(read.index_select(0, index), 0.5);
+    }
+    target.copy_(result.view(target.sizes()));
+  }
+}
+
+struct Registrations {
+  std::vector<std::unique_ptr<torch::Library>> libraries;
+};
+
+} // namespace
+
+void registerStandInKernels() {
+  static std::once_flag once;
+  static Registrations registrations;
+  std::call_once(once, [] {
+    for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources()) {
+      if (source.name != "supplement")
+        continue;
+      std::string_view text = source.text;
+      while (!text.empty()) {
+        size_t end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        Result<OpSchema> schema = parseSchema(line);
+        if (line.empty() || line.front() == '#' || !schema.ok() || !schema->returns.empty() ||
+            schema->opNamespace == "aten" || schema->opNamespace == "prims")
+          continue;
+        bool writes = false;
+        for (size_t i = 0; i < schema->arguments.size(); ++i)
+          writes = writes || (schema->writesArgument(i) && schema->isTensorLike(i));
+        if (!writes)
+          continue;
+        std::string name = schema->opNamespace + "::" + schema->name;
+        if (c10::Dispatcher::singleton().findSchema({name, schema->overload}))
+          continue; // a real kernel exists
+        try {
+          auto library = std::make_unique<torch::Library>(
+              torch::Library::FRAGMENT, schema->opNamespace, c10::nullopt, __FILE__, __LINE__);
+          std::string definition(line.substr(line.find("::") + 2));
+          library->def(definition.c_str());
+          std::string implName =
+              schema->name + (schema->overload.empty() ? "" : "." + schema->overload);
+          library->impl(
+              implName.c_str(),
+              torch::dispatch(c10::DispatchKey::CPU,
+                              torch::CppFunction::makeFromBoxedFunction<&standInKernel>()));
+          registrations.libraries.push_back(std::move(library));
+        } catch (const std::exception&) {
+          // A schema this libtorch cannot read: the op stays without a kernel.
+        }
+      }
+    }
+  });
+}
+
+} // namespace declone::runtime::detail

@@ -1,0 +1,105 @@
+// `declone verify BEFORE AFTER`: run both graphs with libtorch on the same inputs and compare.
+#include "ArgumentParser.h"
+#include "Commands.h"
+#include "Input.h"
+#include "declone/runtime/Executor.h"
+#include "declone/transforms/CloneElimination.h"
+
+#include <charconv>
+#include <iostream>
+
+namespace declone::cli {
+namespace {
+
+bool parseCount(const std::string& text, uint64_t& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+} // namespace
+
+Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& after,
+                                     const runtime::VerifyOptions& options) {
+  if (before.modules.size() != after.modules.size())
+    return Error{"the files hold different numbers of graphs"};
+  runtime::Verdict total;
+  for (size_t i = 0; i < before.modules.size(); ++i) {
+    Result<runtime::Verdict> verdict =
+        runtime::verify(before.modules[i]->graph, after.modules[i]->graph, options);
+    if (!verdict.ok() || !verdict->equivalent)
+      return verdict;
+    total.trialsRun += verdict->trialsRun;
+  }
+  return total;
+}
+
+int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
+                  const std::vector<std::vector<bool>>& donated) {
+  for (size_t i = 0; i < before.modules.size(); ++i) {
+    runtime::VerifyOptions options;
+    options.donated = i < donated.size() ? donated[i] : std::vector<bool>();
+    Result<runtime::Verdict> verdict =
+        runtime::verify(before.modules[i]->graph, after.modules[i]->graph, options);
+    if (!verdict.ok()) {
+      std::cerr << verdict.error().format(name) << '\n';
+      return kBadInput;
+    }
+    if (!verdict->equivalent) {
+      std::cerr << name << ": error: the rewrite does not verify: " << verdict->difference << '\n';
+      return kDifference;
+    }
+  }
+  return kSuccess;
+}
+
+int runVerify(std::span<const std::string_view> args) {
+  std::vector<std::string> files;
+  std::string donated, seed = "1", trials = "1";
+  ArgumentParser parser("verify",
+                        "Run BEFORE and AFTER with libtorch on the same random inputs (honouring\n"
+                        "sizes, strides, offsets, symbols and dtypes; CUDA maps to CPU) and\n"
+                        "compare outputs, final input contents and aliasing. Exit 0 when\n"
+                        "equivalent, 1 at the first difference, 2 when a graph cannot run.");
+  parser.positional("BEFORE AFTER", "the two graph files", &files, 2, 2);
+  parser.option("--donated", "LIST",
+                "donated placeholders (index or name): their final contents are not compared",
+                &donated);
+  parser.option("--seed", "N", "seed of the random inputs (default 1)", &seed);
+  parser.option("--trials", "N", "runs with new inputs and symbol values (default 1)", &trials);
+  if (std::optional<int> exit = parser.parseOrExit(args))
+    return *exit;
+  runtime::VerifyOptions options;
+  uint64_t trialCount = 0;
+  if (!parseCount(seed, options.seed) || !parseCount(trials, trialCount) || trialCount == 0) {
+    reportUsageError("--seed and --trials take positive whole numbers");
+    return kBadInput;
+  }
+  options.trials = static_cast<unsigned>(trialCount);
+  std::unique_ptr<GraphFile> before = loadGraphFile(files[0]);
+  if (!before)
+    return kBadInput;
+  std::unique_ptr<GraphFile> after = loadGraphFile(files[1]);
+  if (!after)
+    return kBadInput;
+  Result<std::vector<bool>> donatedInputs = parseDonatedList(donated, before->modules[0]->graph);
+  if (!donatedInputs.ok()) {
+    reportUsageError(donatedInputs.error().message);
+    return kBadInput;
+  }
+  options.donated = std::move(donatedInputs).value();
+  Result<runtime::Verdict> verdict = verifyFiles(*before, *after, options);
+  if (!verdict.ok()) {
+    std::cerr << verdict.error().format(displayName(files[0])) << '\n';
+    return kBadInput;
+  }
+  if (!verdict->equivalent) {
+    std::cout << displayName(files[1]) << ": not equivalent to " << displayName(files[0]) << ": "
+              << verdict->difference << '\n';
+    return kDifference;
+  }
+  std::cout << "equivalent (" << verdict->trialsRun << " run"
+            << (verdict->trialsRun == 1 ? "" : "s") << ")\n";
+  return kSuccess;
+}
+
+} // namespace declone::cli
