@@ -144,10 +144,12 @@ const SchemaRegistry::Packet* SchemaRegistry::findPacket(std::string_view ns,
 const OpSchema* SchemaRegistry::lookup(std::string_view ns, std::string_view name,
                                        std::string_view overload) const {
   const Packet* packet = findPacket(ns, name);
-  if (!packet)
-    return nullptr;
-  auto it = packet->find(canonicalOverload(overload));
-  return it == packet->end() ? nullptr : &it->second;
+  if (packet) {
+    auto it = packet->find(canonicalOverload(overload));
+    if (it != packet->end())
+      return &it->second;
+  }
+  return fallback_ ? fallback_->lookup(ns, name, overload) : nullptr;
 }
 
 std::vector<const OpSchema*> SchemaRegistry::overloads(std::string_view ns,

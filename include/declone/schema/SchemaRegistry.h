@@ -27,6 +27,9 @@ public:
   };
 
   SchemaRegistry() = default;
+  /// A registry whose lookup() falls back to `fallback` (which must outlive it) for what it does
+  /// not hold itself: a few schemas layered over the built-ins without copying them.
+  explicit SchemaRegistry(const SchemaRegistry* fallback) : fallback_(fallback) {}
 
   /// The merged built-in schemas: every operator of the libtorch the project was built against,
   /// overridden by the bundled supplement. Built once, on first use; immutable afterwards.
@@ -72,6 +75,7 @@ private:
   /// namespace → name → overloads; nested so that lookups need no string building.
   StringMap<StringMap<Packet>> packets_;
   size_t size_ = 0;
+  const SchemaRegistry* fallback_ = nullptr;
 };
 
 } // namespace declone
