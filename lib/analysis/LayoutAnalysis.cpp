@@ -372,11 +372,38 @@ std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
   return sym_.add(base, sym_.mul(*start, (*input->strides)[*d]));
 }
 
+std::optional<SymExpr> LayoutAnalysis::functionalizedElementOffset(const Node* producer,
+                                                                   int64_t index) const {
+  // auto_functionalized(op, **kwargs) returns (op's result, *copies of the arguments op
+  // mutates, in schema order), and makes the copies with clone_preserve_strides: each keeps its
+  // argument's strides and storage offset. Other higher-order ops: unknown.
+  if (producer->target()->opName != "auto_functionalized" || producer->args().empty() ||
+      producer->args()[0].kind != ArgKind::OpRef || index < 1)
+    return std::nullopt;
+  const Target& op = *producer->args()[0].op;
+  const OpSchema* schema = effects_.schemas().lookup(op.opNamespace, op.opName, op.overload);
+  if (!schema)
+    return std::nullopt;
+  int64_t mutated = 0;
+  for (size_t i = 0; i < schema->arguments.size(); ++i) {
+    if (!schema->writesArgument(i) || ++mutated != index)
+      continue;
+    const Arg* argument = producer->kwarg(schema->arguments[i].name);
+    if (!argument || !argument->isNode())
+      return std::nullopt;
+    const Layout* layout = this->layout(argument->node());
+    return layout ? layout->storageOffset : std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) const {
   const Node* producer = getitem->args()[0].node();
   if (getitem->args()[1].kind != ArgKind::Int)
     return std::nullopt;
   int64_t index = getitem->args()[1].integer;
+  if (producer->isCall() && producer->target()->isHigherOrder())
+    return functionalizedElementOffset(producer, index);
   OutputAlias relation = effects_.output(producer, static_cast<size_t>(index));
   if (relation.kind == OutputAlias::Kind::Fresh)
     return SymExpr::constant(0);

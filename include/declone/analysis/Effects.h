@@ -54,6 +54,8 @@ public:
   [[nodiscard]] const OpSchema* schema(const Node* node) const { return schemas_[node->order()]; }
   /// The alias relation of output `index` of a multi-output node.
   [[nodiscard]] OutputAlias output(const Node* node, size_t index) const;
+  /// The registry the schemas come from.
+  [[nodiscard]] const SchemaRegistry& schemas() const { return registry_; }
   /// Whether the node's value may be (or contain) a tensor.
   [[nodiscard]] bool isTensor(const Node* node) const;
 

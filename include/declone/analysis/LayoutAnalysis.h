@@ -49,6 +49,7 @@ private:
   std::optional<SymExpr> inferOffset(const Node* node, const Layout& layout) const;
   std::optional<SymExpr> viewOffset(const Node* node) const;
   std::optional<SymExpr> splitElementOffset(const Node* getitem) const;
+  std::optional<SymExpr> functionalizedElementOffset(const Node* producer, int64_t index) const;
   std::optional<SymExpr> intArgument(const Node* node, size_t index, std::string_view name,
                                      std::optional<int64_t> fallback) const;
   std::span<const SymExpr> save(const std::vector<SymExpr>& values);

@@ -1,6 +1,7 @@
 # Offsets of view results are inferred as PyTorch computes them: split/chunk/unbind elements
 # start partway into their input's storage, and a clone of such an element changes the layout
-# even when sizes and strides agree. Elements of auto_functionalized are fresh (offset 0).
+# even when sizes and strides agree. Elements of auto_functionalized are copies of the mutated
+# arguments made with clone_preserve_strides: they keep their argument's storage offset.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[6, 4][4, 1]cpu"):

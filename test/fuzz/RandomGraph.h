@@ -1,0 +1,63 @@
+// Seeded random FX graphs whose clones exercise every clone-elimination rule, annotated with the
+// layouts libtorch actually produces, for property tests that execute before and after a pass.
+#pragma once
+
+#include "declone/support/Result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace declone::fuzz {
+
+struct RandomGraphOptions {
+  /// Statements in the body of `forward` (placeholders and the return not counted); a split
+  /// and its getitems count as several.
+  size_t minStatements = 4;
+  size_t maxStatements = 18;
+  /// Tensor placeholders, at least one.
+  size_t maxInputs = 3;
+  /// Share of graphs in which some call nodes lose their layout metadata after annotation (the
+  /// annotation shrinks to `f32[4, 5]` or disappears), as in dumps of nodes that a custom pass
+  /// inserted without `meta["val"]`. 0 keeps every annotation.
+  double strippedGraphChance = 0.0;
+  /// In such a graph, the chance that one call node loses its metadata.
+  double stripNodeChance = 0.3;
+  /// Share of graphs whose call nodes are printed as PyTorch prints them, without the `@OFFSET`
+  /// suffix, so that the storage offsets of views must be inferred.
+  double inferredOffsetChance = 0.0;
+};
+
+/// xoshiro256** seeded through splitmix64: the same numbers on every platform and standard
+/// library, unlike the std:: distributions.
+class Random {
+public:
+  explicit Random(uint64_t seed);
+  uint64_t next();
+  /// Uniform in [0, bound); bound > 0.
+  size_t below(size_t bound);
+  /// Uniform in [low, high].
+  int64_t between(int64_t low, int64_t high);
+  bool chance(double probability);
+
+private:
+  uint64_t state_[4];
+};
+
+/// The graph as the generator writes it: `class GraphModule(torch.nn.Module):`, placeholders
+/// annotated with constant sizes, strides and `@OFFSET`, call nodes without annotations, and
+/// `return (...)`. Every op is valid for PyTorch (shapes broadcast, in-place destinations do not
+/// overlap themselves or their operands, `copy_` and `out=` shapes match).
+[[nodiscard]] std::string randomGraphSkeleton(uint64_t seed, const RandomGraphOptions& options);
+
+/// The skeleton parsed, annotated by executing it (runtime::annotateFromExecution), optionally
+/// stripped of some metadata, and written back in canonical print_readable form. An error means
+/// a generator bug: the skeleton does not parse or cannot run.
+[[nodiscard]] Result<std::string> tryRandomGraphText(uint64_t seed,
+                                                     const RandomGraphOptions& options);
+
+/// tryRandomGraphText, aborting with the error and the skeleton on failure. Deterministic per
+/// seed and options.
+[[nodiscard]] std::string randomGraphText(uint64_t seed, const RandomGraphOptions& options);
+
+} // namespace declone::fuzz
