@@ -46,6 +46,34 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
   return true;
 }
 
+/// Ops that write arguments their schema does not mark as written (PyTorch's batch-norm
+/// kernels update the running statistics in training; rrelu_with_noise fills `noise`). The
+/// schema cannot be trusted for these, whichever registry or live op it came from.
+struct UndeclaredWrite {
+  std::string_view op; ///< aten op name, any overload
+  std::string_view arguments[2];
+};
+constexpr UndeclaredWrite kUndeclaredWrites[] = {
+    {"native_batch_norm", {"running_mean", "running_var"}},
+    {"_native_batch_norm_legit", {"running_mean", "running_var"}},
+    {"_batch_norm_impl_index", {"running_mean", "running_var"}},
+    {"cudnn_batch_norm", {"running_mean", "running_var"}},
+    {"miopen_batch_norm", {"running_mean", "running_var"}},
+    {"batch_norm", {"running_mean", "running_var"}},
+    {"rrelu_with_noise", {"noise", {}}},
+};
+
+bool writesUndeclared(const Target& target, std::string_view argument) {
+  if (target.opNamespace != "aten")
+    return false;
+  for (const UndeclaredWrite& entry : kUndeclaredWrites)
+    if (entry.op == target.opName)
+      for (std::string_view name : entry.arguments)
+        if (!name.empty() && name == argument)
+          return true;
+  return false;
+}
+
 /// The argument only lends its storage to a return, as the input of a view op does.
 bool isViewArgument(const OpSchema& schema, size_t index) {
   const SchemaArgument& argument = schema.arguments[index];
@@ -180,7 +208,8 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, Nod
   // Which node fills each schema argument, for resolving return aliases.
   std::vector<const Arg*> bound(schema.arguments.size(), nullptr);
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
-    bool write = index && schema.writesArgument(*index);
+    bool write = index && (schema.writesArgument(*index) ||
+                           writesUndeclared(*node->target(), schema.arguments[*index].name));
     if (index)
       bound[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.

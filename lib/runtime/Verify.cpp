@@ -172,9 +172,13 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
       return inputs.error();
     Inputs afterInputsCopy = detail::copyInputs(*inputs);
     Inputs beforeInputsCopy = detail::copyInputs(*inputs);
+    // Random ops (dropout's bernoulli_) draw the same numbers in both runs: removing a clone
+    // does not change the order in which they run.
+    at::manual_seed(options.seed + trial);
     Result<std::vector<c10::IValue>> beforeOutputs = detail::execute(before, beforeInputsCopy);
     if (!beforeOutputs.ok())
       return beforeOutputs.error();
+    at::manual_seed(options.seed + trial);
     Result<std::vector<c10::IValue>> afterOutputs = detail::execute(after, afterInputsCopy);
     if (!afterOutputs.ok())
       return afterOutputs.error();

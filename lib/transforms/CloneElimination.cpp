@@ -96,6 +96,10 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
   if (cloneLayout->dtype != sourceLayout->dtype)
     return changed("dtype " + std::string(abbreviation(cloneLayout->dtype)) +
                    " != " + std::string(abbreviation(sourceLayout->dtype)));
+  if (cloneLayout->device.empty() != sourceLayout->device.empty())
+    return unknown("the device of " +
+                   std::string(cloneLayout->device.empty() ? clone->name() : source->name()) +
+                   " is unknown");
   if (cloneLayout->device != sourceLayout->device)
     return changed("device " + std::string(cloneLayout->device) +
                    " != " + std::string(sourceLayout->device));

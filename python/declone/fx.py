@@ -89,6 +89,13 @@ def _annotation(node):
     return None
 
 
+def _checked_annotation(node):
+    # torch 1.13's symbolic tracing names sizes `t0.size(0)`, which is no sympy expression:
+    # such an annotation is left out (unknown), not written malformed.
+    text = _annotation(node)
+    return None if text is not None and "." in text.split("]")[0] else text
+
+
 def _target_text(target):
     if isinstance(target, torch._ops.OpOverload):
         return "torch.ops." + str(target)
@@ -153,10 +160,14 @@ def _graph_of(graph_or_module):
 def dumps(graph_module):
     """The graph as FX text (print_readable's dialect with strides, devices and @OFFSET),
     readable by ``declone print``, ``opt`` and ``verify``."""
-    graph = _graph_of(graph_module)
+    # The C++ writer recomputes PyTorch's free lists, so the text is canonical.
+    return _declone.print_text(_raw_text(_graph_of(graph_module)))
+
+
+def _raw_text(graph):
     parameters, body = [], []
     for node in graph.nodes:
-        annotation = _annotation(node)
+        annotation = _checked_annotation(node)
         typed = f': "{annotation}"' if annotation else ""
         if node.op == "placeholder":
             parameters.append(f"{node.name}{typed}")
@@ -166,8 +177,7 @@ def dumps(graph_module):
             body.append(f"        {node.name}{typed} = {_call(node)}")
     header = ["class GraphModule(torch.nn.Module):",
               f"    def forward(self{''.join(', ' + p for p in parameters)}):"]
-    # The C++ writer recomputes PyTorch's free lists, so the text is canonical.
-    return _declone.print_text("\n".join(header + body) + "\n")
+    return "\n".join(header + body) + "\n"
 
 
 def _schemas(graph):
@@ -185,7 +195,7 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     and returns one Remark per clone. ``donated_input_ids`` counts every placeholder."""
     graph = _graph_of(graph)
     nodes = {node.name: node for node in graph.nodes}
-    decisions = _declone.eliminate_clones(dumps(graph), list(donated_input_ids), mode,
+    decisions = _declone.eliminate_clones(_raw_text(graph), list(donated_input_ids), mode,
                                           _schemas(graph))
     remarks = []
     for name, line, decision, reason, detail in decisions:

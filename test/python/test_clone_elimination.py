@@ -1,0 +1,635 @@
+"""declone.fx.eliminate_clones on small make_fx graphs: every behaviour vLLM's
+UnsafeCloneEliminationPass has (and its tests cover), the holes safe mode closes, and layouts.
+
+Each case is traced with make_fx (fake mode: meta["val"]; real mode: meta["tensor_meta"] only),
+run, rewritten in place, recompiled and run again on copies of the same inputs. Safe mode must
+never change what the program computes: outputs (values, sizes, strides, storage offsets), the
+final contents of every non-donated input, and which outputs alias non-donated inputs or each
+other. vllm mode must decide exactly as the Python restatement of vLLM's pass
+(bench/python/vllm_reference.py) and, where vLLM's rules are known to break the program, the
+test checks that the break is real (so the case proves something about safe mode).
+"""
+
+import dataclasses
+from typing import Callable, Dict, Optional, Sequence, Tuple, Union
+
+import pytest
+import torch
+
+import declone.fx
+from declone_test_support import (clone_names, clones, compare_runs, recompile, run, trace,
+                                  vllm_clone_elimination)
+
+REMOVED = None  # expected decision "removed"
+
+
+@dataclasses.dataclass
+class Case:
+    fn: Callable
+    inputs: Callable[[], Sequence]
+    # Per mode: clone name -> None (removed), or the reason code it is kept for (a tuple: any
+    # of these codes).
+    safe: Dict[str, Optional[Union[str, Tuple[str, ...]]]]
+    vllm: Dict[str, Optional[Union[str, Tuple[str, ...]]]]
+    donated: Tuple[int, ...] = ()
+    # False where vLLM's rules are known to change what the program computes.
+    vllm_is_correct: bool = True
+    tracing_modes: Tuple[str, ...] = ("fake", "real")
+
+
+def x45():
+    return [torch.randn(4, 5)]
+
+
+def xy45():
+    return [torch.randn(4, 5), torch.randn(4, 5)]
+
+
+# --- the functions traced -------------------------------------------------------------------
+
+def clone_then_read(x):
+    c = x.clone()
+    return c * 2
+
+
+def clone_write_source_used_after(x):
+    a = x * 2
+    c = a.clone()
+    c.add_(1)
+    return c + a
+
+
+def clone_write_input_used_after(x):
+    c = x.clone()
+    c.add_(1)
+    return c + x
+
+
+def clone_write_source_dead(x):
+    a = x * 2
+    c = a.clone()
+    c.add_(1)
+    return c
+
+
+def clone_write_input_dead(x):
+    c = x.clone()
+    c.add_(1)
+    return c
+
+
+def chain_of_clones(x):
+    a = x * 2
+    return a.clone().clone().clone() + 1
+
+
+def chain_of_input_clones(x):
+    return x.clone().clone() * 2
+
+
+def chain_then_write(x):
+    a = x * 2
+    c2 = a.clone().clone()
+    c2.add_(1)
+    return c2, a
+
+
+def two_clones_read(x):
+    return x.clone() * 2, x.clone() + 1
+
+
+def two_clones_written(x):
+    c1 = x.clone()
+    c2 = x.clone()
+    c1.add_(1)
+    c2.mul_(2)
+    return c1, c2
+
+
+def no_clones(x):
+    return x * 2 + 1
+
+
+def dead_clone(x):
+    x.clone()
+    return x * 2
+
+
+def mixed_inputs(x, y):
+    cx = x.clone()
+    cx.add_(1)
+    cy = y.clone()
+    cy.mul_(2)
+    return cx + cy
+
+
+def int_then_tensor(n, x):
+    c = x.clone()
+    c.add_(n)
+    return c
+
+
+def return_input_clone(x):
+    return x.clone()
+
+
+def return_clone_and_input(x):
+    return x.clone(), x
+
+
+def return_clone_and_source(x):
+    a = x + 1
+    return a.clone(), a
+
+
+def mamba_slice(x):
+    return x[:, :3].contiguous()
+
+
+def offset_slice(x):
+    return (x + 1)[1:].clone()
+
+
+def transpose_contiguous(x):
+    return (x + 1).t().contiguous()
+
+
+def transpose_clone_preserve(x):
+    return (x + 1).t().clone()
+
+
+def channels_last(x):
+    return (x + 1).clone(memory_format=torch.channels_last)
+
+
+def size_one_stride(x):
+    # (5, 1) with strides (1, 5) is contiguous, but the clone's strides are (1, 1).
+    return (x + 1).t().clone(memory_format=torch.contiguous_format)
+
+
+def expanded(x):
+    return (x + 1).expand(3, 4, 5).clone()
+
+
+def write_through_view(x):
+    a = x + 1
+    c = a.clone()
+    c[0].add_(1)
+    return c, a
+
+
+def write_through_out_kwarg(x):
+    a = x + 1
+    c = a.clone()
+    torch.add(x, 1, out=c)
+    return c, a
+
+
+def source_written_after_clone(x):
+    a = x + 1
+    c = a.clone()
+    a.add_(1)
+    return c, a
+
+
+def input_written_after_clone(x):
+    c = x.clone()
+    x.add_(1)
+    return c
+
+
+def batch_norm_running_stats(x, running_mean, running_var):
+    # How far this batch moves the running mean. torch 1.13's schema for native_batch_norm
+    # (what F.batch_norm traces to) does not annotate the in-place update of running_mean and
+    # running_var (`Tensor? running_mean`, no `(a!)`), yet the kernel writes them.
+    old = running_mean.clone()
+    y = torch.nn.functional.batch_norm(x, running_mean, running_var, training=True)
+    return y, running_mean - old
+
+
+def rrelu_noise_written(x, noise):
+    # rrelu_with_noise writes `noise` in training mode; torch 1.13's schema says `Tensor noise`.
+    old = noise.clone()
+    y = torch.ops.aten.rrelu_with_noise.default(x, noise, 0.1, 0.3, True)
+    return y, old * 1
+
+
+# vLLM-style custom ops (its _C ops write their out argument and return nothing). declone
+# knows them only through the live OpOverload._schema.
+_LIB = torch.library.Library("declone_test", "DEF")
+_LIB.define("scale_(Tensor(a!) x, float s) -> ()")
+_LIB.define("twice(Tensor x) -> Tensor")
+
+
+def _scale_(x, s):
+    x.mul_(s)
+
+
+_LIB.impl("scale_", _scale_, "CPU")
+_LIB.impl("scale_", lambda x, s: None, "Meta")
+_LIB.impl("twice", lambda x: x * 2, "CPU")
+_LIB.impl("twice", lambda x: torch.empty_like(x), "Meta")
+
+
+def custom_write_source_used(x):
+    a = x * 2
+    c = a.clone()
+    torch.ops.declone_test.scale_(c, 3.0)
+    return c, a
+
+
+def custom_write_source_dead(x):
+    a = x * 2
+    c = a.clone()
+    torch.ops.declone_test.scale_(c, 3.0)
+    return c
+
+
+def custom_write_input(x):
+    c = x.clone()
+    torch.ops.declone_test.scale_(c, 3.0)
+    return c
+
+
+def custom_read(x):
+    a = x * 2
+    c = a.clone()
+    return torch.ops.declone_test.twice(c), a
+
+
+def bn_inputs():
+    return [torch.randn(4, 3, 2, 2), torch.randn(3), torch.rand(3) + 0.5]
+
+
+# A correct pass keeps these clones because the op writes the source after the clone; treating
+# the op as one without a usable schema is just as correct.
+WRITTEN_BY_UNANNOTATED_OP = ("clone-read-after-source-write", "unknown-effects")
+
+CASES = {
+    # vLLM: a clone that is only read goes (even of a non-donated input).
+    "clone_then_read": Case(clone_then_read, x45, {"clone": REMOVED}, {"clone": REMOVED}),
+    # vLLM: written clone whose original is used after the write stays.
+    "write_source_used_after": Case(
+        clone_write_source_used_after, x45,
+        {"clone": "source-read-after-write"}, {"clone": "source-read-after-write"}),
+    "write_donated_input_used_after": Case(
+        clone_write_input_used_after, x45,
+        {"clone": "source-read-after-write"}, {"clone": "source-read-after-write"},
+        donated=(0,)),
+    # Not donated: safe names the input first (rule 3), vLLM its use-after-write check.
+    "write_input_used_after": Case(
+        clone_write_input_used_after, x45,
+        {"clone": "input-mutation"}, {"clone": "source-read-after-write"}),
+    # vLLM: written clone whose original is dead afterwards goes.
+    "write_source_dead": Case(clone_write_source_dead, x45, {"clone": REMOVED},
+                              {"clone": REMOVED}),
+    # vLLM: the clone of a non-donated input that is written stays; donated, it goes.
+    "write_input_not_donated": Case(clone_write_input_dead, x45, {"clone": "input-mutation"},
+                                    {"clone": "input-mutation"}),
+    "write_input_donated": Case(clone_write_input_dead, x45, {"clone": REMOVED},
+                                {"clone": REMOVED}, donated=(0,)),
+    # Chains.
+    "chain": Case(chain_of_clones, x45, {"clone": REMOVED, "clone_1": REMOVED, "clone_2": REMOVED},
+                  {"clone": REMOVED, "clone_1": REMOVED, "clone_2": REMOVED}),
+    "chain_of_input": Case(chain_of_input_clones, x45, {"clone": REMOVED, "clone_1": REMOVED},
+                           {"clone": REMOVED, "clone_1": REMOVED}),
+    "chain_then_write": Case(chain_then_write, x45,
+                             {"clone": REMOVED, "clone_1": "source-read-after-write"},
+                             {"clone": REMOVED, "clone_1": "source-read-after-write"}),
+    # Several clones of one input.
+    "two_clones_read": Case(two_clones_read, x45, {"clone": REMOVED, "clone_1": REMOVED},
+                            {"clone": REMOVED, "clone_1": REMOVED}),
+    "two_clones_written": Case(two_clones_written, x45,
+                               {"clone": "input-mutation", "clone_1": "input-mutation"},
+                               {"clone": "input-mutation", "clone_1": "input-mutation"}),
+    # Donated: once clone is gone add_ writes x (returned at the end) before clone_1's write.
+    # vLLM numbered the nodes before the rewrite and only looks for users of x after
+    # clone_1's own write: it drops clone_1 and mul_ sees x + 1.
+    "two_clones_written_donated": Case(
+        two_clones_written, x45,
+        {"clone": REMOVED, "clone_1": "source-read-after-write"},
+        {"clone": REMOVED, "clone_1": REMOVED}, donated=(0,), vllm_is_correct=False),
+    # No clones, dead clones.
+    "no_clones": Case(no_clones, x45, {}, {}),
+    "dead_clone": Case(dead_clone, x45, {"clone": REMOVED}, {"clone": REMOVED}),
+    # Donated, non-donated and mixed inputs.
+    "mixed_none_donated": Case(mixed_inputs, xy45,
+                               {"clone": "input-mutation", "clone_1": "input-mutation"},
+                               {"clone": "input-mutation", "clone_1": "input-mutation"}),
+    "mixed_first_donated": Case(mixed_inputs, xy45,
+                                {"clone": REMOVED, "clone_1": "input-mutation"},
+                                {"clone": REMOVED, "clone_1": "input-mutation"}, donated=(0,)),
+    "mixed_second_donated": Case(mixed_inputs, xy45,
+                                 {"clone": "input-mutation", "clone_1": REMOVED},
+                                 {"clone": "input-mutation", "clone_1": REMOVED}, donated=(1,)),
+    "mixed_both_donated": Case(mixed_inputs, xy45, {"clone": REMOVED, "clone_1": REMOVED},
+                               {"clone": REMOVED, "clone_1": REMOVED}, donated=(0, 1)),
+    # Every placeholder counts, the int one included: x is placeholder 1.
+    "int_placeholder_counts": Case(int_then_tensor, lambda: [3, torch.randn(4, 5)],
+                                   {"clone": REMOVED}, {"clone": REMOVED}, donated=(1,)),
+    "int_placeholder_not_x": Case(int_then_tensor, lambda: [3, torch.randn(4, 5)],
+                                  {"clone": "input-mutation"}, {"clone": "input-mutation"},
+                                  donated=(0,)),
+    # Outputs that would alias inputs or each other: vLLM removes, safe keeps.
+    "output_would_alias_input": Case(return_input_clone, x45, {"clone": "output-alias"},
+                                     {"clone": REMOVED}, vllm_is_correct=False),
+    "output_alias_donated_input": Case(return_input_clone, x45, {"clone": REMOVED},
+                                       {"clone": REMOVED}, donated=(0,)),
+    "outputs_would_alias_input": Case(return_clone_and_input, x45, {"clone": "output-alias"},
+                                      {"clone": REMOVED}, vllm_is_correct=False),
+    "outputs_would_alias_each_other": Case(return_clone_and_source, x45,
+                                           {"clone": "output-alias"}, {"clone": REMOVED},
+                                           vllm_is_correct=False),
+    # Layouts.
+    "mamba_slice": Case(mamba_slice, x45, {"clone": "layout-changed"},
+                        {"clone": "layout-changed"}),
+    "storage_offset": Case(offset_slice, x45, {"clone": "layout-changed"},
+                           {"clone": "layout-changed"}),
+    "transpose_contiguous": Case(transpose_contiguous, x45, {"clone": "layout-changed"},
+                                 {"clone": "layout-changed"}),
+    "transpose_preserve_format": Case(transpose_clone_preserve, x45, {"clone": REMOVED},
+                                      {"clone": REMOVED}),
+    "channels_last": Case(channels_last, lambda: [torch.randn(2, 3, 4, 5)],
+                          {"clone": "layout-changed"}, {"clone": "layout-changed"}),
+    "stride_of_size_one_dim": Case(size_one_stride, lambda: [torch.randn(1, 5)],
+                                   {"clone": "layout-changed"}, {"clone": "layout-changed"}),
+    "expand_overlapping": Case(expanded, x45, {"clone": "layout-changed"},
+                               {"clone": "layout-changed"}),
+    # Holes in vLLM's rules that safe mode closes.
+    "write_through_view": Case(write_through_view, x45, {"clone": "source-read-after-write"},
+                               {"clone": REMOVED}, vllm_is_correct=False),
+    "write_through_out_kwarg": Case(write_through_out_kwarg, x45,
+                                    {"clone": "source-read-after-write"}, {"clone": REMOVED},
+                                    vllm_is_correct=False),
+    "source_written_after_clone": Case(source_written_after_clone, x45,
+                                       {"clone": "clone-read-after-source-write"},
+                                       {"clone": REMOVED}, vllm_is_correct=False),
+    "input_written_after_clone": Case(input_written_after_clone, x45,
+                                      {"clone": "clone-read-after-source-write"},
+                                      {"clone": REMOVED}, vllm_is_correct=False),
+    # Custom ops, known only by their live schema.
+    "custom_op_write_source_used": Case(custom_write_source_used, x45,
+                                        {"clone": "source-read-after-write"},
+                                        {"clone": "source-read-after-write"}),
+    "custom_op_write_source_dead": Case(custom_write_source_dead, x45, {"clone": REMOVED},
+                                        {"clone": REMOVED}),
+    "custom_op_write_input": Case(custom_write_input, x45, {"clone": "input-mutation"},
+                                  {"clone": "input-mutation"}),
+    "custom_op_write_donated_input": Case(custom_write_input, x45, {"clone": REMOVED},
+                                          {"clone": REMOVED}, donated=(0,)),
+    "custom_op_read": Case(custom_read, x45, {"clone": REMOVED}, {"clone": REMOVED}),
+    # Ops whose schema hides a write (PyTorch's own schema bugs, still in torch 1.13).
+    "batch_norm_running_stats": Case(batch_norm_running_stats, bn_inputs,
+                                     {"clone": WRITTEN_BY_UNANNOTATED_OP}, {"clone": REMOVED},
+                                     vllm_is_correct=False),
+    "rrelu_noise_written": Case(rrelu_noise_written,
+                                lambda: [torch.randn(4, 5), torch.ones(4, 5)],
+                                {"clone": WRITTEN_BY_UNANNOTATED_OP}, {"clone": REMOVED},
+                                vllm_is_correct=False),
+}
+
+
+def _matches(got, expected):
+    """expected: None (removed), a reason code, or a tuple of acceptable reason codes."""
+    if got.keys() != expected.keys():
+        return False
+    return all(got[k] == v or (isinstance(v, tuple) and got[k] in v)
+               for k, v in expected.items())
+
+
+def _params():
+    for name, case in CASES.items():
+        for tracing_mode in case.tracing_modes:
+            for mode in ("safe", "vllm"):
+                yield pytest.param(name, tracing_mode, mode, id=f"{name}-{tracing_mode}-{mode}")
+
+
+def check_case(case, gm, inputs, mode, check_reference):
+    expected = case.safe if mode == "safe" else case.vllm
+    assert sorted(clone_names(gm)) == sorted(expected), "the traced graph is not the one expected"
+    before = run(gm, inputs)
+    order = clone_names(gm)
+
+    remarks = declone.fx.eliminate_clones(gm.graph, donated_input_ids=case.donated, mode=mode)
+
+    # One remark per clone, in program order, with the decision and reason expected.
+    assert [r.node for r in remarks] == order
+    got = {r.node: (None if r.decision == "removed" else r.reason) for r in remarks}
+    assert _matches(got, expected), "\n".join(str(r) for r in remarks)
+    for r in remarks:
+        assert r.decision in ("removed", "kept")
+        assert (r.reason is None) == (r.decision == "removed"), str(r)
+        assert isinstance(r.detail, str)
+    # The graph says the same: kept clones are still there, removed ones are gone.
+    kept = {name for name, reason in expected.items() if reason is not None}
+    assert set(clone_names(gm)) == kept
+    assert len(clones(gm)) == len(kept)
+
+    recompile(gm)
+    after = run(gm, inputs)
+    problems = compare_runs(before, after, donated=case.donated)
+    if mode == "safe" or case.vllm_is_correct:
+        assert not problems, "\n".join(problems)
+    elif check_reference:
+        # Where vLLM's rule is wrong, the program really changes: this case tests something.
+        assert problems, "vLLM's decision was expected to change the program"
+    return remarks
+
+
+@pytest.mark.parametrize("name,tracing_mode,mode", list(_params()))
+def test_case(name, tracing_mode, mode):
+    case = CASES[name]
+    torch.manual_seed(0)
+    inputs = case.inputs()
+    gm = trace(case.fn, *inputs, tracing_mode=tracing_mode)
+    check_case(case, gm, inputs, mode, check_reference=(tracing_mode == "fake"))
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if "fake" in c.tracing_modes])
+def test_vllm_mode_matches_reference(name):
+    """vllm mode decides clone for clone as the Python restatement of vLLM's pass."""
+    case = CASES[name]
+    torch.manual_seed(0)
+    inputs = case.inputs()
+    ours = trace(case.fn, *inputs)
+    theirs = trace(case.fn, *inputs)
+    remarks = declone.fx.eliminate_clones(ours.graph, case.donated, mode="vllm")
+    reference = vllm_clone_elimination(theirs.graph, case.donated)
+    assert [(r.node, r.decision) for r in remarks] == [(d.node, d.decision) for d in reference]
+    recompile(ours), recompile(theirs)
+    assert ours.code == theirs.code
+
+
+@pytest.mark.parametrize("name", ["chain", "chain_then_write", "two_clones_written_donated",
+                                  "mixed_first_donated", "write_through_view"])
+@pytest.mark.parametrize("mode", ["safe", "vllm"])
+def test_idempotent(name, mode):
+    case = CASES[name]
+    inputs = case.inputs()
+    gm = trace(case.fn, *inputs)
+    first = declone.fx.eliminate_clones(gm.graph, case.donated, mode=mode)
+    code = recompile(gm).code
+    second = declone.fx.eliminate_clones(gm.graph, case.donated, mode=mode)
+    assert all(r.decision == "kept" for r in second), [str(r) for r in second]
+    assert {r.node: r.reason for r in second} == {
+        r.node: r.reason for r in first if r.decision == "kept"}
+    assert recompile(gm).code == code
+
+
+def test_no_clones_leaves_graph_alone():
+    gm = trace(no_clones, torch.randn(4, 5))
+    code = gm.code
+    assert declone.fx.eliminate_clones(gm.graph) == []
+    assert recompile(gm).code == code
+
+
+def test_graph_module_and_graph_alike():
+    """The contract takes a Graph; the rewrite is visible through the owning GraphModule."""
+    gm = trace(chain_of_clones, torch.randn(4, 5))
+    remarks = declone.fx.eliminate_clones(gm.graph)
+    assert [r.decision for r in remarks] == ["removed"] * 3
+    assert clones(gm) == []
+
+
+# --- the seed's case: vLLM dropped this clone -----------------------------------------------
+
+@pytest.mark.parametrize("mode", ["safe", "vllm"])
+@pytest.mark.parametrize("tracing_mode", ["fake", "real"])
+def test_mamba_slice_keeps_its_layout(mode, tracing_mode):
+    x = torch.randn(4, 5)
+    gm = trace(mamba_slice, x, tracing_mode=tracing_mode)
+    assert gm(x).stride() == (3, 1)
+    remarks = declone.fx.eliminate_clones(gm.graph, mode=mode)
+    assert len(remarks) == 1
+    (remark,) = remarks
+    assert (remark.node, remark.decision, remark.reason) == ("clone", "kept", "layout-changed")
+    assert remark.detail == "strides [3, 1] != [5, 1]"
+    assert "clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]" in str(remark)
+    out = recompile(gm)(x)
+    assert out.stride() == (3, 1)
+    assert out.storage_offset() == 0
+    torch.testing.assert_close(out, x[:, :3], rtol=0, atol=0)
+
+
+# --- graphs make_fx does not produce --------------------------------------------------------
+
+def _opaque_add_one_(t):
+    """A Python function: no schema, so nothing is known about what it does."""
+    t.add_(1)
+    return t
+
+
+def test_unknown_effects_keep_the_clone():
+    x = torch.randn(4, 5)
+
+    def f(x):
+        a = x + 1
+        c = a.clone()
+        return c * 2, a
+
+    gm = trace(f, x)
+    clone = clones(gm)[0]
+    with gm.graph.inserting_after(clone):
+        opaque = gm.graph.call_function(_opaque_add_one_, (clone,))
+    opaque.meta = dict(clone.meta)
+    recompile(gm)
+    before = run(gm, [x])
+    for mode in ("safe", "vllm"):
+        remarks = declone.fx.eliminate_clones(gm.graph, mode=mode)
+        assert [(r.node, r.decision, r.reason) for r in remarks] == [
+            ("clone", "kept", "unknown-effects")], [str(r) for r in remarks]
+    assert not compare_runs(before, run(recompile(gm), [x]))
+
+
+def test_several_writes_to_one_clone():
+    """make_fx chains in-place ops (mul_ writes add_'s result); rewire mul_ to write the clone
+    directly: two direct writers, where vLLM asserts. Safe removes it (several writes are fine),
+    vllm mode keeps it instead of crashing."""
+    x = torch.randn(4, 5)
+
+    def f(x):
+        a = x * 3
+        c = a.clone()
+        c.add_(1)
+        c.mul_(2)
+        return c
+
+    for mode, expected in (("safe", ("removed", None)), ("vllm", ("kept", "unknown-effects"))):
+        gm = trace(f, x)
+        clone = clones(gm)[0]
+        mul = next(n for n in gm.graph.nodes if n.target is torch.ops.aten.mul_.Tensor)
+        mul.replace_input_with(mul.args[0], clone)
+        recompile(gm)
+        before = run(gm, [x])
+        (remark,) = declone.fx.eliminate_clones(gm.graph, mode=mode)
+        assert (remark.decision, remark.reason) == expected, str(remark)
+        assert not compare_runs(before, run(recompile(gm), [x]))
+
+
+def test_layout_unknown_without_metadata():
+    """No meta at all: safe mode cannot compare layouts and keeps the clone; vLLM compares
+    layouts only when both nodes carry metadata, so vllm mode removes it."""
+    x = torch.randn(4, 5)
+
+    def f(x):
+        a = x + 1
+        return a.clone() * 2
+
+    for mode, expected in (("safe", ("kept", "layout-unknown")), ("vllm", ("removed", None))):
+        gm = trace(f, x, tracing_mode="real")
+        for node in gm.graph.nodes:
+            node.meta.clear()
+        before = run(gm, [x])
+        (remark,) = declone.fx.eliminate_clones(gm.graph, mode=mode)
+        assert (remark.decision, remark.reason) == expected, str(remark)
+        assert not compare_runs(before, run(recompile(gm), [x]))
+
+
+def test_symbolic_tracing():
+    """make_fx(tracing_mode="symbolic") in torch 1.13: sizes are SymIntNodes that print as
+    `t0.size(0)`, which is no sympy expression. The annotations are left out, so the safe mode
+    cannot prove the layouts equal and keeps the clone; vllm mode removes it. Neither fails."""
+    x = torch.randn(4, 5)
+    for mode, expected in (("safe", ("clone", "kept")), ("vllm", ("clone", "removed"))):
+        gm = trace(clone_write_source_dead, x, tracing_mode="symbolic")
+        before = run(gm, [x])
+        remarks = declone.fx.eliminate_clones(gm.graph, mode=mode)
+        assert [(r.node, r.decision) for r in remarks] == [expected]
+        assert not compare_runs(before, run(recompile(gm), [x]))
+
+
+# --- module state (get_attr) ----------------------------------------------------------------
+
+STATE = torch.ones(4, 5)
+
+
+def module_state_written(x):
+    c = STATE.clone()
+    c.add_(x)
+    return c
+
+
+def module_state_returned(x):
+    return STATE.clone(), x * 2
+
+
+@pytest.mark.parametrize("fn,safe_reason", [(module_state_written, "input-mutation"),
+                                            (module_state_returned, "output-alias")])
+def test_module_state_is_observed_by_the_caller(fn, safe_reason):
+    """A tensor constant (get_attr) persists across calls, like a non-donated input. make_fx's
+    real mode captures it as _tensor_constant0 without meta: give it tensor_meta as ShapeProp
+    would, so that layouts are known and the decision rests on effects."""
+    from torch.fx.passes.shape_prop import _extract_tensor_metadata
+
+    x = torch.randn(4, 5)
+    gm = trace(fn, x, tracing_mode="real")
+    for node in gm.graph.nodes:
+        if node.op == "get_attr":
+            node.meta["tensor_meta"] = _extract_tensor_metadata(getattr(gm, node.target))
+    first, second = run(gm, [x]), run(gm, [x])
+    (remark,) = declone.fx.eliminate_clones(gm.graph)
+    assert (remark.decision, remark.reason) == ("kept", safe_reason), str(remark)
+    recompile(gm)
+    assert not compare_runs(first, run(gm, [x]))
+    assert not compare_runs(second, run(gm, [x]))
+    assert torch.equal(gm._tensor_constant0, torch.ones(4, 5))

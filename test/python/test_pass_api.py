@@ -1,0 +1,156 @@
+"""declone.fx.CloneEliminationPass (callable, uuid) and the Remark objects."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import declone.fx
+from declone_test_support import clone_names, clones, compare_runs, recompile, run, trace
+from test_clone_elimination import (CASES, chain_then_write, clone_write_input_dead,
+                                    mamba_slice)
+
+REASONS = {"layout-changed", "layout-unknown", "unknown-effects", "input-mutation",
+           "source-read-after-write", "clone-read-after-source-write", "output-alias"}
+REMARK = re.compile(r"^(?P<where>.+):(?P<line>\d+): remark: clone '(?P<node>[^']+)' "
+                    r"(?P<decision>removed|kept \[(?P<reason>[a-z-]+)\])(?:: (?P<detail>.+))?$")
+
+P = declone.fx.CloneEliminationPass
+
+
+# --- CloneEliminationPass -------------------------------------------------------------------
+
+def test_pass_is_a_callable_that_rewrites_in_place():
+    x = torch.randn(4, 5)
+    gm = trace(chain_then_write, x)
+    before = run(gm, [x])
+    result = P()(gm.graph)
+    assert result is None
+    assert clone_names(gm) == ["clone_1"]
+    assert not compare_runs(before, run(recompile(gm), [x]))
+
+
+@pytest.mark.parametrize("donated,expected", [((), ["clone"]), ((0,), [])])
+def test_pass_honours_donated_input_ids(donated, expected):
+    gm = trace(clone_write_input_dead, torch.randn(4, 5))
+    P(donated_input_ids=donated)(gm.graph)
+    assert clone_names(gm) == expected
+
+
+@pytest.mark.parametrize("mode,expected", [("safe", ["clone"]), ("vllm", [])])
+def test_pass_honours_mode(mode, expected):
+    gm = trace(CASES["output_would_alias_input"].fn, torch.randn(4, 5))
+    P(mode=mode)(gm.graph)
+    assert clone_names(gm) == expected
+
+
+def test_pass_and_function_agree():
+    for name, case in CASES.items():
+        for mode in ("safe", "vllm"):
+            a = trace(case.fn, *case.inputs())
+            b = trace(case.fn, *case.inputs())
+            declone.fx.eliminate_clones(a.graph, case.donated, mode)
+            P(case.donated, mode)(b.graph)
+            assert recompile(a).code == recompile(b).code, (name, mode)
+
+
+def test_uuid_is_a_str_stable_for_equal_settings():
+    u = P().uuid()
+    assert isinstance(u, str) and u
+    assert P().uuid() == u
+    assert P(donated_input_ids=(), mode="safe").uuid() == u
+    assert P((0, 2)).uuid() == P([0, 2]).uuid() == P(donated_input_ids=(0, 2)).uuid()
+    assert P((1,), "vllm").uuid() == P(donated_input_ids=[1], mode="vllm").uuid()
+    # Running the pass does not change its identity.
+    p = P((0,))
+    before = p.uuid()
+    p(trace(clone_write_input_dead, torch.randn(4, 5)).graph)
+    assert p.uuid() == before
+
+
+def test_uuid_differs_for_different_settings():
+    settings = [((), "safe"), ((), "vllm"), ((0,), "safe"), ((1,), "safe"), ((0, 1), "safe"),
+                ((0,), "vllm"), ((0, 1), "vllm"), ((10,), "safe")]
+    uuids = [P(d, m).uuid() for d, m in settings]
+    assert len(set(uuids)) == len(settings), dict(zip(settings, uuids))
+
+
+def test_uuid_is_stable_across_processes():
+    """Inductor keys its FX graph cache on it: it must not depend on hash randomisation."""
+    code = ("import declone.fx as f; print(f.CloneEliminationPass((0, 3), 'vllm').uuid()); "
+            "print(f.CloneEliminationPass().uuid())")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+            for seed in (1, 2)}
+    assert len(outs) == 1
+    assert outs.pop().split() == [P((0, 3), "vllm").uuid(), P().uuid()]
+
+
+def test_bad_mode_is_rejected_and_graph_untouched():
+    gm = trace(CASES["chain"].fn, torch.randn(4, 5))
+    code = gm.code
+    with pytest.raises((ValueError, RuntimeError, TypeError)):
+        declone.fx.eliminate_clones(gm.graph, mode="fast")
+    assert recompile(gm).code == code
+
+
+# --- remarks --------------------------------------------------------------------------------
+
+def test_remark_text_for_the_seed_case():
+    gm = trace(mamba_slice, torch.randn(4, 5))
+    (remark,) = declone.fx.eliminate_clones(gm.graph)
+    text = str(remark)
+    assert "clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]" in text
+    m = REMARK.match(text)
+    assert m, text
+    assert m["node"] == remark.node == "clone"
+    assert m["reason"] == remark.reason == "layout-changed"
+    assert m["detail"] == remark.detail == "strides [3, 1] != [5, 1]"
+
+
+def test_removed_remark_text():
+    gm = trace(CASES["chain"].fn, torch.randn(4, 5))
+    remarks = declone.fx.eliminate_clones(gm.graph)
+    for r in remarks:
+        m = REMARK.match(str(r))
+        assert m and m["decision"] == "removed" and m["reason"] is None, str(r)
+        assert str(r).split(": remark: ")[1].startswith(f"clone '{r.node}' removed")
+
+
+@pytest.mark.parametrize("mode", ["safe", "vllm"])
+def test_every_remark_is_well_formed(mode):
+    seen = set()
+    for name, case in CASES.items():
+        gm = trace(case.fn, *case.inputs())
+        names = clone_names(gm)
+        remarks = declone.fx.eliminate_clones(gm.graph, case.donated, mode)
+        assert [r.node for r in remarks] == names, name
+        for r in remarks:
+            assert isinstance(r.node, str) and isinstance(r.detail, str), (name, r)
+            assert r.decision in ("removed", "kept"), (name, r)
+            m = REMARK.match(str(r))
+            assert m, (name, str(r))
+            assert m["node"] == r.node
+            if r.decision == "kept":
+                assert r.reason in REASONS, (name, str(r))
+                assert m["reason"] == r.reason
+                assert r.detail, f"{name}: a kept clone should say why: {r}"
+            else:
+                assert r.reason is None
+            assert (m["detail"] or "") == r.detail
+            seen.add(r.reason)
+    if mode == "safe":
+        # The cases exercise every reason code make_fx graphs can produce.
+        assert seen >= REASONS - {"layout-unknown", "unknown-effects"}
+
+
+def test_remarks_name_live_nodes_only_when_kept():
+    gm = trace(CASES["mixed_first_donated"].fn, *CASES["mixed_first_donated"].inputs())
+    remarks = declone.fx.eliminate_clones(gm.graph, (0,))
+    live = {n.name for n in gm.graph.nodes}
+    for r in remarks:
+        assert (r.node in live) == (r.decision == "kept")
+    assert len(clones(gm)) == 1
