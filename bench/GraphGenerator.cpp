@@ -3,6 +3,7 @@
 
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
+#include "declone/support/Random.h"
 
 #include <algorithm>
 #include <array>
@@ -17,46 +18,7 @@
 namespace declone::bench {
 namespace {
 
-/// xoshiro256** seeded through splitmix64. The std:: distributions are implementation-defined,
-/// so using them would make the generated text depend on the standard library.
-class Random {
-public:
-  explicit Random(uint64_t seed) {
-    for (uint64_t& word : state_) {
-      seed += 0x9e3779b97f4a7c15ULL;
-      uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      word = z ^ (z >> 31);
-    }
-  }
-
-  uint64_t next() {
-    uint64_t result = rotl(state_[1] * 5, 7) * 9;
-    uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = rotl(state_[3], 45);
-    return result;
-  }
-  /// Uniform in [0, bound) by multiply-shift; the bias (< bound / 2^64) does not matter here.
-  size_t below(size_t bound) {
-    return static_cast<size_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
-  }
-  bool chance(double probability) {
-    return static_cast<double>(next() >> 11) * 0x1.0p-53 < probability;
-  }
-  template <class T> const T& choose(std::span<const T> items) {
-    return items[below(items.size())];
-  }
-
-private:
-  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::array<uint64_t, 4> state_{};
-};
+using Random = DeterministicRandom;
 
 void appendInt(std::string& out, int64_t value) {
   char buffer[24];

@@ -19,41 +19,6 @@
 
 namespace declone::fuzz {
 
-Random::Random(uint64_t seed) {
-  for (uint64_t& word : state_) {
-    seed += 0x9e3779b97f4a7c15ULL;
-    uint64_t z = seed;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    word = z ^ (z >> 31);
-  }
-}
-
-uint64_t Random::next() {
-  auto rotl = [](uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
-  uint64_t result = rotl(state_[1] * 5, 7) * 9;
-  uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = rotl(state_[3], 45);
-  return result;
-}
-
-size_t Random::below(size_t bound) {
-  return static_cast<size_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
-}
-
-int64_t Random::between(int64_t low, int64_t high) {
-  return low + static_cast<int64_t>(below(static_cast<size_t>(high - low + 1)));
-}
-
-bool Random::chance(double probability) {
-  return static_cast<double>(next() >> 11) * 0x1.0p-53 < probability;
-}
-
 namespace {
 
 using Shape = std::vector<int64_t>;

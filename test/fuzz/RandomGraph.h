@@ -2,6 +2,7 @@
 // layouts libtorch actually produces, for property tests that execute before and after a pass.
 #pragma once
 
+#include "declone/support/Random.h"
 #include "declone/support/Result.h"
 
 #include <cstddef>
@@ -28,21 +29,7 @@ struct RandomGraphOptions {
   double inferredOffsetChance = 0.0;
 };
 
-/// xoshiro256** seeded through splitmix64: the same numbers on every platform and standard
-/// library, unlike the std:: distributions.
-class Random {
-public:
-  explicit Random(uint64_t seed);
-  uint64_t next();
-  /// Uniform in [0, bound); bound > 0.
-  size_t below(size_t bound);
-  /// Uniform in [low, high].
-  int64_t between(int64_t low, int64_t high);
-  bool chance(double probability);
-
-private:
-  uint64_t state_[4];
-};
+using Random = DeterministicRandom;
 
 /// The graph as the generator writes it: `class GraphModule(torch.nn.Module):`, placeholders
 /// annotated with constant sizes, strides and `@OFFSET`, call nodes without annotations, and
