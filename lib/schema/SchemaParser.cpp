@@ -461,18 +461,25 @@ private:
         base += ", ";
       }
       first = false;
-      SchemaArgument element;
-      ParsedType parsed;
-      if (!parseType(parsed, depth + 1))
+      if (!appendElementType(base, mayContainTensor, depth))
         return false;
-      mayContainTensor = mayContainTensor || parsed.type.mayContainTensor;
-      element.type = std::move(parsed.type);
-      element.alias = std::move(parsed.alias);
-      element.elementAlias = std::move(parsed.elementAlias);
-      base += element.toString();
     }
     base += ')';
     return advance();
+  }
+
+  /// Parses one element type of a tuple or type constructor and appends its spelling.
+  bool appendElementType(std::string& base, bool& mayContainTensor, int depth) {
+    ParsedType parsed;
+    if (!parseType(parsed, depth + 1))
+      return false;
+    mayContainTensor = mayContainTensor || parsed.type.mayContainTensor;
+    SchemaArgument element;
+    element.type = std::move(parsed.type);
+    element.alias = std::move(parsed.alias);
+    element.elementAlias = std::move(parsed.elementAlias);
+    base += element.toString();
+    return true;
   }
 
   // Dict(K, V), Future(T), RRef(T), Await(T)
@@ -488,15 +495,8 @@ private:
           return false;
         base += ", ";
       }
-      SchemaArgument element;
-      ParsedType parsed;
-      if (!parseType(parsed, depth + 1))
+      if (!appendElementType(base, mayContainTensor, depth))
         return false;
-      mayContainTensor = mayContainTensor || parsed.type.mayContainTensor;
-      element.type = std::move(parsed.type);
-      element.alias = std::move(parsed.alias);
-      element.elementAlias = std::move(parsed.elementAlias);
-      base += element.toString();
     }
     base += ')';
     return expect(')');
