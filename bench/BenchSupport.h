@@ -4,8 +4,21 @@
 #include "GraphGenerator.h"
 
 #include <benchmark/benchmark.h>
+#include <memory>
 
 namespace declone::bench {
+
+/// The graph sizes every benchmark runs at.
+inline constexpr size_t kBenchSizes[] = {10'000, 100'000, 1'000'000};
+
+/// The generated input of `nodes` statements (seed 1), shared by the benchmarks that register
+/// closures over it and made on first use, so that a filtered-out size costs nothing.
+inline std::shared_ptr<LazyGraphText> sharedInput(size_t nodes) {
+  GeneratorOptions options;
+  options.nodes = nodes;
+  options.seed = 1;
+  return std::make_shared<LazyGraphText>(options);
+}
 
 /// Generates (once, outside any timing) and checks the input; false if the run must be skipped.
 inline bool prepare(benchmark::State& state, LazyGraphText& input) {

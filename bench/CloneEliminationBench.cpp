@@ -10,10 +10,7 @@
 namespace {
 
 using declone::CloneEliminationMode;
-using declone::bench::GeneratorOptions;
 using declone::bench::LazyGraphText;
-
-constexpr size_t kSizes[] = {10'000, 100'000, 1'000'000};
 
 /// Times the pass only: every iteration parses a fresh copy (the pass rewrites it) with the
 /// timer paused.
@@ -47,11 +44,8 @@ void benchEliminate(benchmark::State& state, LazyGraphText& input, CloneEliminat
 }
 
 bool registerBenchmarks() {
-  for (size_t nodes : kSizes) {
-    GeneratorOptions options;
-    options.nodes = nodes;
-    options.seed = 1;
-    auto input = std::make_shared<LazyGraphText>(options);
+  for (size_t nodes : declone::bench::kBenchSizes) {
+    auto input = declone::bench::sharedInput(nodes);
     for (auto [name, mode] : {std::pair{"BM_EliminateClones/safe", CloneEliminationMode::Safe},
                               std::pair{"BM_EliminateClones/vllm", CloneEliminationMode::Vllm}}) {
       benchmark::RegisterBenchmark(

@@ -10,12 +10,9 @@
 
 namespace {
 
-using declone::bench::GeneratorOptions;
 using declone::bench::LazyGraphText;
 using declone::bench::prepare;
 using declone::bench::reportThroughput;
-
-constexpr size_t kSizes[] = {10'000, 100'000, 1'000'000};
 
 void benchRead(benchmark::State& state, LazyGraphText& input) {
   if (!prepare(state, input))
@@ -63,11 +60,8 @@ void benchRoundTrip(benchmark::State& state, LazyGraphText& input) {
 /// Registers BM_Read/N, BM_Write/N and BM_RoundTrip/N. Each size's text is owned by the three
 /// closures that share it and generated on first use, so a filtered-out size costs nothing.
 bool registerBenchmarks() {
-  for (size_t nodes : kSizes) {
-    GeneratorOptions options;
-    options.nodes = nodes;
-    options.seed = 1;
-    auto input = std::make_shared<LazyGraphText>(options);
+  for (size_t nodes : declone::bench::kBenchSizes) {
+    auto input = declone::bench::sharedInput(nodes);
     auto add = [&](const char* name, void (*body)(benchmark::State&, LazyGraphText&)) {
       benchmark::RegisterBenchmark(name,
                                    [input, body](benchmark::State& state) { body(state, *input); })
