@@ -1,18 +1,23 @@
 """Clone elimination on live torch.fx graphs, and the FX text format.
 
-Only long-stable public FX APIs are used (Graph.nodes, Node.op/target/args/kwargs/meta/name,
-replace_all_uses_with, erase_node, OpOverload._schema), so the same code runs with Debian's
-torch 1.13 and with current PyTorch.
+The C++ extension reads the live graph directly (no text in between) through long-stable public
+FX APIs only (Graph.nodes, Node.op/name/target/args/kwargs/meta, replace_all_uses_with,
+erase_node, OpOverload._schema), so the same code runs with Debian's torch 1.13 and with current
+PyTorch. The torch objects it recognises are handed to it here; it does not import torch.
 """
 
+import contextlib
 import hashlib
-import operator
 
 import torch
 
 from . import _declone
 
 __all__ = ["eliminate_clones", "CloneEliminationPass", "dumps", "Remark"]
+
+#: One clone decision: ``node``, ``line``, ``decision`` ("removed" or "kept"), ``reason`` (a
+#: reason code or None) and ``detail``; ``str()`` is the text remark of ``declone opt --remarks``.
+Remark = _declone.Remark
 
 _DTYPE_ABBREVIATIONS = {
     torch.bool: "b8", torch.uint8: "u8", torch.int8: "i8", torch.int16: "i16",
@@ -26,77 +31,18 @@ for _name, _abbreviation in (("complex32", "c32"), ("uint16", "u16"), ("uint32",
     if hasattr(torch, _name):
         _DTYPE_ABBREVIATIONS[getattr(torch, _name)] = _abbreviation
 
-# torch/fx/graph.py's magic_methods: these targets print as Python operators.
-_BINARY = {
-    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.floordiv: "//",
-    operator.truediv: "/", operator.mod: "%", operator.pow: "**", operator.lshift: "<<",
-    operator.rshift: ">>", operator.and_: "&", operator.or_: "|", operator.xor: "^",
-    operator.matmul: "@", operator.eq: "==", operator.ne: "!=", operator.lt: "<",
-    operator.gt: ">", operator.le: "<=", operator.ge: ">=",
-}
-_UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~"}
+# Values of declone::MemoryFormat.
+_MEMORY_FORMATS = {torch.contiguous_format: 0, torch.preserve_format: 1,
+                   torch.channels_last: 2, torch.channels_last_3d: 3}
 
-
-class Remark:
-    """One clone decision. ``str()`` is the text remark of ``declone opt --remarks``."""
-
-    __slots__ = ("node", "line", "decision", "reason", "detail")
-
-    def __init__(self, node, line, decision, reason, detail):
-        self.node, self.line, self.decision = node, line, decision
-        self.reason, self.detail = reason, detail
-
-    def __str__(self):
-        text = f"<fx>:{self.line}: remark: clone '{self.node}' {self.decision}"
-        if self.reason:
-            text += f" [{self.reason}]"
-        if self.detail:
-            text += f": {self.detail}"
-        return text
-
-    __repr__ = __str__
-
-
-def _meta_tensor(node):
-    value = node.meta.get("val")
-    if isinstance(value, torch.Tensor):
-        return value, True
-    meta = node.meta.get("tensor_meta")
-    if meta is not None and hasattr(meta, "shape") and hasattr(meta, "dtype"):
-        return meta, False
-    return value, False
-
-
-def _annotation(node):
-    value, is_tensor = _meta_tensor(node)
-    if is_tensor or (value is not None and hasattr(value, "shape") and hasattr(value, "dtype")):
-        abbreviation = _DTYPE_ABBREVIATIONS.get(value.dtype)
-        if abbreviation is None:
-            return None
-        sizes = ", ".join(str(size) for size in value.shape)
-        text = f"{abbreviation}[{sizes}]"
-        stride = value.stride() if callable(getattr(value, "stride", None)) else getattr(value, "stride", None)
-        if stride is not None:
-            text += "[" + ", ".join(str(s) for s in stride) + "]"
-        if is_tensor:
-            text += str(value.device)
-            offset = value.storage_offset()
-            if str(offset) != "0":
-                text += f"@{offset}" if isinstance(offset, int) else f"@({offset})"
-        return text
-    if value is not None and type(value).__name__ in ("SymInt", "SymBool", "SymFloat"):
-        return f"Sym({value})"
-    return None
-
-
-def _checked_annotation(node):
-    # torch 1.13's symbolic tracing names sizes `t0.size(0)`, which is no sympy expression:
-    # such an annotation is left out (unknown), not written malformed.
-    text = _annotation(node)
-    return None if text is not None and "." in text.split("]")[0] else text
+_LAYOUTS = {layout: str(layout) for layout in (
+    getattr(torch, name) for name in ("strided", "sparse_coo", "sparse_csr", "sparse_csc",
+                                      "sparse_bsr", "sparse_bsc", "_mkldnn")
+    if hasattr(torch, name))}
 
 
 def _target_text(target):
+    """How FX's code generation spells a call_function target (asked once per target)."""
     if isinstance(target, torch._ops.OpOverload):
         return "torch.ops." + str(target)
     if isinstance(target, torch._ops.OpOverloadPacket):
@@ -112,100 +58,53 @@ def _target_text(target):
     return f"{module}.{getattr(target, '__qualname__', name)}"
 
 
-def _arg(value):
-    if isinstance(value, torch.fx.Node):
-        return value.name
-    if isinstance(value, (list, tuple)):
-        items = ", ".join(_arg(item) for item in value)
-        if isinstance(value, list):
-            return f"[{items}]"
-        return f"({items},)" if len(value) == 1 else f"({items})"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_arg(k)}: {_arg(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
-        return _target_text(value)
-    if isinstance(value, torch.device):
-        return repr(value)
-    if isinstance(value, (torch.dtype, torch.memory_format, torch.layout)):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    return repr(value)
+_IMPORTER = _declone.FxImporter(_declone.TorchTypes(
+    node=torch.fx.Node,
+    tensor=torch.Tensor,
+    ops=(torch._ops.OpOverload, torch._ops.OpOverloadPacket),
+    syms=tuple(getattr(torch, name) for name in ("SymInt", "SymBool", "SymFloat")
+               if hasattr(torch, name)),
+    device=torch.device,
+    dtypes=_DTYPE_ABBREVIATIONS,
+    memory_formats=_MEMORY_FORMATS,
+    layouts=_LAYOUTS,
+    target_text=_target_text))
 
 
-def _call(node):
-    args = [_arg(a) for a in node.args]
-    kwargs = [f"{k} = {_arg(v)}" for k, v in node.kwargs.items()]
-    if node.op == "call_function":
-        if node.target is operator.getitem and len(node.args) == 2 and not node.kwargs:
-            return f"{args[0]}[{args[1]}]"
-        if node.target in _BINARY and len(node.args) == 2 and not node.kwargs:
-            return f"{args[0]} {_BINARY[node.target]} {args[1]}"
-        if node.target in _UNARY and len(node.args) == 1 and not node.kwargs:
-            return f"{_UNARY[node.target]}{args[0]}"
-        return f"{_target_text(node.target)}({', '.join(args + kwargs)})"
-    if node.op == "call_method":
-        return f"{args[0]}.{node.target}({', '.join(args[1:] + kwargs)})"
-    if node.op == "call_module":
-        return f"self.{node.target}({', '.join(args + kwargs)})"
-    if node.op == "get_attr":
-        return f"self.{node.target}"
-    raise ValueError(f"cannot write node {node.name} ({node.op})")
+# Reading a tensor's sizes, strides and offset checks for __torch_function__ overrides first,
+# which costs more than the read; metadata reads need no overrides (FakeTensor has none).
+_NO_TORCH_FUNCTION = getattr(torch._C, "DisableTorchFunction", contextlib.nullcontext)
+
+
+def _import(graph, for_clone_elimination):
+    with _NO_TORCH_FUNCTION():
+        return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination)
 
 
 def _graph_of(graph_or_module):
-    return graph_or_module.graph if isinstance(graph_or_module, torch.fx.GraphModule) else graph_or_module
+    if isinstance(graph_or_module, torch.fx.GraphModule):
+        return graph_or_module.graph
+    return graph_or_module
 
 
 def dumps(graph_module):
     """The graph as FX text (print_readable's dialect with strides, devices and @OFFSET),
     readable by ``declone print``, ``opt`` and ``verify``."""
-    # The C++ writer recomputes PyTorch's free lists, so the text is canonical.
-    return _declone.print_text(_raw_text(_graph_of(graph_module)))
-
-
-def _raw_text(graph):
-    parameters, body = [], []
-    for node in graph.nodes:
-        annotation = _checked_annotation(node)
-        typed = f': "{annotation}"' if annotation else ""
-        if node.op == "placeholder":
-            parameters.append(f"{node.name}{typed}")
-        elif node.op == "output":
-            body.append(f"        return {_arg(node.args[0])}")
-        else:
-            body.append(f"        {node.name}{typed} = {_call(node)}")
-    header = ["class GraphModule(torch.nn.Module):",
-              f"    def forward(self{''.join(', ' + p for p in parameters)}):"]
-    return "\n".join(header + body) + "\n"
-
-
-def _schemas(graph):
-    seen, schemas = set(), []
-    for node in graph.nodes:
-        for target in (node.target, *(a for a in node.args if node.op == "call_function")):
-            if isinstance(target, torch._ops.OpOverload) and target not in seen:
-                seen.add(target)
-                schemas.append(str(target._schema))
-    return schemas
+    return _import(_graph_of(graph_module), False).text()
 
 
 def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     """Removes redundant aten.clone nodes from a live torch.fx.Graph (or GraphModule) in place
-    and returns one Remark per clone. ``donated_input_ids`` counts every placeholder."""
+    and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
+    placeholder. A remark's line is its node's line in ``dumps`` of the graph before."""
     graph = _graph_of(graph)
-    nodes = {node.name: node for node in graph.nodes}
-    decisions = _declone.eliminate_clones(_raw_text(graph), list(donated_input_ids), mode,
-                                          _schemas(graph))
-    remarks = []
-    for name, line, decision, reason, detail in decisions:
-        if decision == "removed":
-            # Decisions come in program order, each made on the graph as rewritten so far:
-            # replaying them in order gives the same graph.
-            node = nodes[name]
-            node.replace_all_uses_with(node.args[0])
-            graph.erase_node(node)
-        remarks.append(Remark(name, line, decision, reason, detail))
+    imported = _import(graph, True)
+    remarks, removed = imported.eliminate_clones(list(donated_input_ids), mode)
+    # Each decision was made on the graph as rewritten so far: replaying them in program order
+    # gives the graph the C++ pass produced.
+    for node in removed:
+        node.replace_all_uses_with(node.args[0])
+        graph.erase_node(node)
     return remarks
 
 
@@ -221,5 +120,5 @@ class CloneEliminationPass:
         self.remarks = eliminate_clones(graph, self.donated_input_ids, self.mode)
 
     def uuid(self):
-        key = f"declone-clone-elimination/1/{self.mode}/{self.donated_input_ids}"
+        key = f"declone-clone-elimination/2/{self.mode}/{self.donated_input_ids}"
         return hashlib.sha256(key.encode()).hexdigest()

@@ -1,54 +1,84 @@
-// The _declone extension: clone elimination on graph text, for declone.fx. Links no libtorch.
+// The _declone extension: the C++ graph, the clone-elimination pass and its remarks, for
+// declone.fx. Links no libtorch: torch's types arrive as objects from declone.fx.
+#include "FxImport.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
 
-#include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <stdexcept>
 
 namespace py = pybind11;
+using declone::python::FxImporter;
+using declone::python::ImportedGraph;
+using declone::python::TorchTypes;
 
 namespace {
 
-/// Parses `text` (declone.fx.dumps output), runs the pass on its first graph with `schemas`
-/// (the live ops' schemas) layered over the built-ins, and returns one tuple per clone:
-/// (node, line, decision, reason or None, detail), in program order.
-py::list eliminateClonesInText(const std::string& text, const std::vector<int64_t>& donated,
-                               const std::string& mode, const std::vector<std::string>& schemas) {
-  auto file = declone::readGraphFile(text);
-  if (!file.ok())
-    throw std::invalid_argument(file.error().format("<declone.fx.dumps>"));
-  declone::SchemaRegistry registry(&declone::SchemaRegistry::builtin());
-  for (const std::string& schema : schemas)
-    if (!registry.addSchema(schema).ok())
-      continue; // a schema our parser cannot read: the op stays conservative
-  declone::CloneEliminationOptions options;
+declone::CloneEliminationMode parseMode(const std::string& mode) {
   if (mode == "safe")
-    options.mode = declone::CloneEliminationMode::Safe;
-  else if (mode == "vllm")
-    options.mode = declone::CloneEliminationMode::Vllm;
-  else
-    throw std::invalid_argument("mode must be 'safe' or 'vllm', not '" + mode + "'");
-  options.schemas = &registry;
-  declone::GraphModule& module = *(*file)->modules.front();
-  size_t placeholders = module.graph.placeholders().size();
-  options.donated.assign(placeholders, false);
+    return declone::CloneEliminationMode::Safe;
+  if (mode == "vllm")
+    return declone::CloneEliminationMode::Vllm;
+  throw std::invalid_argument("mode must be 'safe' or 'vllm', not '" + mode + "'");
+}
+
+std::vector<bool> donatedMask(const declone::Graph& graph, const std::vector<int64_t>& donated) {
+  size_t placeholders = graph.placeholders().size();
+  std::vector<bool> mask(placeholders, false);
   for (int64_t index : donated) {
     if (index < 0 || static_cast<size_t>(index) >= placeholders)
-      throw std::invalid_argument("donated input id " + std::to_string(index) + " is out of range");
-    options.donated[static_cast<size_t>(index)] = true;
+      throw std::invalid_argument("donated input id " + std::to_string(index) +
+                                  " is out of range (the graph has " +
+                                  std::to_string(placeholders) + " placeholders)");
+    mask[static_cast<size_t>(index)] = true;
   }
-  declone::CloneEliminationResult result = declone::eliminateClones(module, options);
-  py::list remarks;
-  for (const declone::Remark& remark : result.remarks) {
-    py::object reason = remark.reason ? py::object(py::str(*remark.reason)) : py::none();
-    remarks.append(
-        py::make_tuple(remark.node, remark.line,
-                       remark.decision == declone::Remark::Decision::Removed ? "removed" : "kept",
-                       reason, remark.detail));
-  }
-  return remarks;
+  return mask;
+}
+
+/// Runs the pass on `module` and returns its remarks.
+std::vector<declone::Remark> runPass(declone::GraphModule& module,
+                                     const declone::SchemaRegistry& schemas,
+                                     const std::vector<int64_t>& donated, const std::string& mode) {
+  declone::CloneEliminationOptions options;
+  options.mode = parseMode(mode);
+  options.schemas = &schemas;
+  options.donated = donatedMask(module.graph, donated);
+  return declone::eliminateClones(module, options).remarks;
+}
+
+/// Runs the pass on an imported live graph. Returns the remarks and the fx nodes of the removed
+/// clones in program order; replaying `replace_all_uses_with(node.args[0])` and `erase_node` on
+/// them in that order rewrites the live graph as the pass rewrote the C++ one, because each
+/// decision was made on the graph as rewritten so far.
+py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& donated,
+                          const std::string& mode) {
+  std::vector<declone::Remark> remarks =
+      runPass(imported.module(), imported.schemas(), donated, mode);
+  py::list removed;
+  for (const declone::Remark& remark : remarks)
+    if (remark.decision == declone::Remark::Decision::Removed) {
+      py::handle node = imported.fxNode(remark.node);
+      if (!node)
+        throw std::logic_error("removed clone '" + remark.node + "' has no fx node");
+      removed.append(node);
+    }
+  return py::make_tuple(py::cast(std::move(remarks)), removed);
+}
+
+/// Parses graph text, runs the pass on its first graph with `schemas` layered over the
+/// built-ins, and returns the remarks (the path the CLI takes, for comparisons).
+std::vector<declone::Remark> eliminateClonesInText(const std::string& text,
+                                                   const std::vector<int64_t>& donated,
+                                                   const std::string& mode,
+                                                   const std::vector<std::string>& schemas) {
+  auto file = declone::readGraphFile(text);
+  if (!file.ok())
+    throw std::invalid_argument(file.error().format("<text>"));
+  declone::SchemaRegistry registry(&declone::SchemaRegistry::builtin());
+  for (const std::string& schema : schemas)
+    (void)registry.addSchema(schema); // one the parser cannot read leaves the op conservative
+  return runPass(*(*file)->modules.front(), registry, donated, mode);
 }
 
 std::string printText(const std::string& text) {
@@ -61,11 +91,68 @@ std::string printText(const std::string& text) {
 } // namespace
 
 PYBIND11_MODULE(_declone, module) {
-  module.doc() = "declone's C++ core: clone elimination on FX graph text";
-  module.def("eliminate_clones", &eliminateClonesInText, py::arg("text"), py::arg("donated"),
-             py::arg("mode"), py::arg("schemas"),
-             "Run clone elimination on graph text; returns (node, line, decision, reason, "
-             "detail) per clone.");
+  module.doc() = "declone's C++ core: the graph, the clone-elimination pass and its remarks";
+
+  py::class_<declone::Remark> remark(module, "Remark",
+                                     "One clone decision; str() is the text remark of "
+                                     "`declone opt --remarks`.");
+  remark.def_readonly("node", &declone::Remark::node)
+      .def_readonly("line", &declone::Remark::line)
+      .def_property_readonly("decision",
+                             [](const declone::Remark& self) {
+                               return self.decision == declone::Remark::Decision::Removed
+                                          ? "removed"
+                                          : "kept";
+                             })
+      .def_readonly("reason", &declone::Remark::reason)
+      .def_readonly("detail", &declone::Remark::detail)
+      .def("__str__", [](const declone::Remark& self) { return self.formatText("<fx>"); })
+      .def("__repr__", [](const declone::Remark& self) { return self.formatText("<fx>"); })
+      .def("json", &declone::Remark::formatJson,
+           "The JSON object of `declone opt --remarks=json`.");
+
+  py::class_<TorchTypes>(module, "TorchTypes", "The torch objects the importer recognises.")
+      .def(py::init([](py::object node, py::object tensor, py::tuple ops, py::tuple syms,
+                       py::object device, py::dict dtypes, py::dict memoryFormats, py::dict layouts,
+                       py::object targetText) {
+             for (py::handle type : {node, tensor, device})
+               if (!PyType_Check(type.ptr()))
+                 throw py::type_error("TorchTypes: node, tensor and device must be types");
+             for (py::handle type : py::tuple(py::make_tuple(ops, syms)))
+               for (py::handle each : py::reinterpret_borrow<py::tuple>(type))
+                 if (!PyType_Check(each.ptr()))
+                   throw py::type_error("TorchTypes: ops and syms must be tuples of types");
+             return TorchTypes{node,   tensor,        ops,     syms,      device,
+                               dtypes, memoryFormats, layouts, targetText};
+           }),
+           py::arg("node"), py::arg("tensor"), py::arg("ops"), py::arg("syms"), py::arg("device"),
+           py::arg("dtypes"), py::arg("memory_formats"), py::arg("layouts"),
+           py::arg("target_text"));
+
+  py::class_<ImportedGraph>(module, "Graph", "A live torch.fx graph imported into declone's IR.")
+      .def("eliminate_clones", &eliminateClones, py::arg("donated"), py::arg("mode"),
+           "Runs clone elimination; returns (remarks, fx nodes of the removed clones).")
+      .def(
+          "text", [](ImportedGraph& self) { return declone::writeGraphFile(self.file()); },
+          "The graph in the text format, as `declone print` writes it.");
+
+  py::class_<FxImporter>(module, "FxImporter", "Converts torch.fx graphs to declone graphs.")
+      .def(py::init<TorchTypes>(), py::arg("types"))
+      .def(
+          "import_graph",
+          [](FxImporter& self, py::handle graph, bool forCloneElimination) {
+            return self.importGraph(graph, forCloneElimination
+                                               ? FxImporter::TensorTypes::ForCloneElimination
+                                               : FxImporter::TensorTypes::All);
+          },
+          py::arg("graph"), py::arg("for_clone_elimination") = false,
+          "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
+          "meta['tensor_meta']. for_clone_elimination reads only the tensor annotations the "
+          "pass consults, and the text of such a graph lacks the others.");
+
+  module.def("eliminate_clones_in_text", &eliminateClonesInText, py::arg("text"),
+             py::arg("donated"), py::arg("mode"), py::arg("schemas"),
+             "Runs clone elimination on graph text; returns the remarks.");
   module.def("print_text", &printText, py::arg("text"),
              "Parse graph text and write it back in canonical form.");
 }

@@ -78,3 +78,16 @@ def test_model_dead_clones_removed(name):
     remarks = declone.fx.eliminate_clones(gm.graph)
     removed = {r.node for r in remarks if r.decision == "removed"}
     assert dead <= removed
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("name", MODELS)
+def test_model_partial_import_decides_as_a_full_one(name, phase):
+    """eliminate_clones reads only the tensor annotations the pass consults: on real models it
+    must decide exactly as with every annotation read (the graph is not rewritten here)."""
+    gm, _ = traced_model(name, phase)
+    for mode in ("safe", "vllm"):
+        partial = declone.fx._import(gm.graph, True).eliminate_clones([], mode)[0]
+        full = declone.fx._import(gm.graph, False).eliminate_clones([], mode)[0]
+        assert [(r.node, r.decision, r.reason, r.detail) for r in partial] == \
+            [(r.node, r.decision, r.reason, r.detail) for r in full]

@@ -154,3 +154,34 @@ def test_remarks_name_live_nodes_only_when_kept():
     for r in remarks:
         assert (r.node in live) == (r.decision == "kept")
     assert len(clones(gm)) == 1
+
+
+# --- the importer ---------------------------------------------------------------------------
+
+def _decisions(imported, mode):
+    remarks, removed = imported.eliminate_clones([], mode)
+    return [(r.node, r.line, r.decision, r.reason, r.detail) for r in remarks], \
+        [n.name for n in removed]
+
+
+@pytest.mark.parametrize("mode", ["safe", "vllm"])
+@pytest.mark.parametrize("tracing_mode", ["fake", "real"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_partial_import_decides_as_a_full_one(name, tracing_mode, mode):
+    """eliminate_clones reads only the tensor annotations the pass consults; every decision,
+    line and detail must equal those made with every annotation read."""
+    case = CASES[name]
+    if tracing_mode not in case.tracing_modes:
+        pytest.skip(f"{name} is not traced in {tracing_mode} mode")
+    gm = trace(case.fn, *case.inputs(), tracing_mode=tracing_mode)
+    full = declone.fx._import(gm.graph, False)
+    partial = declone.fx._import(gm.graph, True)
+    assert _decisions(partial, mode) == _decisions(full, mode)
+
+
+def test_remarks_are_the_core_remark_type():
+    gm = trace(mamba_slice, torch.randn(4, 5))
+    (remark,) = declone.fx.eliminate_clones(gm.graph)
+    assert isinstance(remark, declone.fx.Remark)
+    assert remark.json().startswith('{"node": "clone"')
+    assert '"reason": "layout-changed"' in remark.json()

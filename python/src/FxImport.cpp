@@ -1,0 +1,455 @@
+// Builds declone's C++ graph straight from a live torch.fx.Graph, without going through text.
+#include "FxImport.h"
+
+#include "declone/io/Reader.h"
+
+#include <stdexcept>
+
+namespace declone::python {
+
+namespace {
+
+/// FX graphs nest arguments a few levels deep; anything deeper is not a graph FX can print.
+constexpr int kMaxArgDepth = 256;
+
+std::string_view utf8(py::handle text) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (!data)
+    throw py::error_already_set();
+  return {data, static_cast<size_t>(size)};
+}
+
+py::object getattr(py::handle object, const py::str& name) {
+  PyObject* result = PyObject_GetAttr(object.ptr(), name.ptr());
+  if (!result)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(result);
+}
+
+/// isinstance(value, types) for a type or a tuple of types, by the C-level subtype check:
+/// PyObject_IsInstance first looks up __instancecheck__ on the metaclass, which costs more than
+/// the check itself, and torch's tensor and FX types do not customise it.
+bool isInstance(py::handle value, const py::object& types) {
+  PyTypeObject* type = Py_TYPE(value.ptr());
+  if (PyTuple_Check(types.ptr())) {
+    for (py::handle candidate : py::reinterpret_borrow<py::tuple>(types))
+      if (PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(candidate.ptr())))
+        return true;
+    return false;
+  }
+  return PyType_IsSubtype(type, reinterpret_cast<PyTypeObject*>(types.ptr()));
+}
+
+} // namespace
+
+py::handle ImportedGraph::fxNode(std::string_view name) const {
+  auto found = fxCalls_.find(name);
+  return found == fxCalls_.end() ? py::handle() : py::handle(found->second);
+}
+
+FxImporter::FxImporter(TorchTypes types)
+    : types_(std::move(types)), opName_("op"), nameName_("name"), targetName_("target"),
+      argsName_("args"), kwargsName_("kwargs"), metaName_("meta"), shapeName_("shape"),
+      strideName_("stride"), dtypeName_("dtype"), deviceName_("device"),
+      fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"), schemaName_("_schema"),
+      valKey_("val"), tensorMetaKey_("tensor_meta") {
+  for (auto [dtype, abbreviation] : types_.dtypes)
+    if (std::optional<DType> parsed = dtypeFromAbbreviation(utf8(abbreviation)))
+      dtypes_.emplace(dtype.ptr(), *parsed);
+}
+
+std::string_view FxImporter::saveRepr(Context& context, py::handle value) {
+  return context.save(utf8(py::repr(value)));
+}
+
+const Target* FxImporter::functionTarget(ImportedGraph& imported, py::handle target) {
+  auto current = currentTargets_.find(target.ptr());
+  if (current != currentTargets_.end())
+    return current->second;
+  auto known = targets_.find(target.ptr());
+  if (known == targets_.end()) {
+    TargetInfo info;
+    info.spelling = py::str(types_.targetText(target));
+    info.kind = info.spelling.starts_with("torch.ops.") ? Target::Kind::Op : Target::Kind::Function;
+    if (isInstance(target, types_.opTypes) && py::hasattr(target, schemaName_))
+      info.schema = py::str(getattr(target, schemaName_));
+    known = targets_
+                .emplace(target.ptr(), std::make_pair(py::reinterpret_borrow<py::object>(target),
+                                                      std::move(info)))
+                .first;
+  }
+  const TargetInfo& info = known->second.second;
+  // A schema declone's parser cannot read leaves the op unknown, which is conservative.
+  if (!info.schema.empty())
+    (void)imported.schemas_.addSchema(info.schema);
+  Context& context = *imported.file_->context;
+  const Target* interned = context.target(info.kind, context.save(info.spelling));
+  currentTargets_.emplace(target.ptr(), interned);
+  return interned;
+}
+
+bool FxImporter::appendSymValue(Context& context, py::handle value, std::vector<SymExpr>& out) {
+  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    int overflow = 0;
+    long long integer = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow)
+      return false;
+    out.push_back(SymExpr::constant(integer));
+    return true;
+  }
+  if (!isInstance(value, types_.symTypes))
+    return false;
+  // A SymInt prints as its sympy expression, the spelling annotations use. torch 1.13's
+  // symbolic tracing names sizes like `t0.size(0)`, which does not parse: left unknown.
+  Result<SymExpr> parsed = context.sym().parse(utf8(py::str(value)));
+  if (!parsed.ok())
+    return false;
+  out.push_back(*parsed);
+  return true;
+}
+
+bool FxImporter::holdsTensor(py::handle meta) {
+  if (!PyDict_Check(meta.ptr()))
+    return false;
+  PyObject* val = PyDict_GetItemWithError(meta.ptr(), valKey_.ptr());
+  if (!val && PyErr_Occurred())
+    throw py::error_already_set();
+  if (val && isInstance(val, types_.tensorType))
+    return true;
+  if (val && isInstance(val, types_.symTypes))
+    return false;
+  PyObject* tensorMeta = PyDict_GetItemWithError(meta.ptr(), tensorMetaKey_.ptr());
+  if (!tensorMeta && PyErr_Occurred())
+    throw py::error_already_set();
+  return tensorMeta != nullptr;
+}
+
+void FxImporter::annotateForCloneElimination(Graph& graph) {
+  graph.numberNodes();
+  std::vector<bool> consulted(graph.orderBound(), false);
+  for (const Node* node : graph) {
+    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
+      continue;
+    consulted[node->order()] = true;
+    if (!node->args().empty() && node->args()[0].isNode())
+      consulted[node->args()[0].node()->order()] = true;
+  }
+  Context& context = graph.context();
+  bool offsetsKnown = true;
+  for (auto& [node, meta] : deferred_) {
+    if (!consulted[node->order()])
+      continue;
+    node->setType(annotation(context, meta));
+    const TypeAnnotation& type = node->type();
+    if (type.kind == TypeAnnotation::Kind::Tensor && !type.tensor->storageOffset)
+      offsetsKnown = false;
+  }
+  // An offset LayoutAnalysis must infer comes from the annotations of the views behind it.
+  if (!offsetsKnown)
+    for (auto& [node, meta] : deferred_)
+      if (!consulted[node->order()])
+        node->setType(annotation(context, meta));
+}
+
+std::string_view FxImporter::deviceSpelling(Context& context, py::handle tensor) {
+  // A FakeTensor's `device` is a Python property (microseconds); its `fake_device` attribute is
+  // the same device, read directly.
+  PyObject* device = PyObject_GetAttr(tensor.ptr(), fakeDeviceName_.ptr());
+  if (!device) {
+    PyErr_Clear();
+    device = PyObject_GetAttr(tensor.ptr(), deviceName_.ptr());
+    if (!device)
+      throw py::error_already_set();
+  }
+  py::object owned = py::reinterpret_steal<py::object>(device);
+  // Graphs live on one or two devices: compare with the last one rather than print each.
+  if (lastDevice_) {
+    int same = PyObject_RichCompareBool(owned.ptr(), lastDevice_.ptr(), Py_EQ);
+    if (same < 0)
+      throw py::error_already_set();
+    if (same == 1)
+      return context.save(lastDeviceSpelling_);
+  }
+  lastDeviceSpelling_ = utf8(py::str(owned));
+  lastDevice_ = std::move(owned);
+  return context.save(lastDeviceSpelling_);
+}
+
+TypeAnnotation FxImporter::annotation(Context& context, py::handle meta) {
+  TypeAnnotation none;
+  if (!PyDict_Check(meta.ptr()))
+    return none;
+  PyObject* val = PyDict_GetItemWithError(meta.ptr(), valKey_.ptr());
+  if (!val && PyErr_Occurred())
+    throw py::error_already_set();
+  py::handle value(val);
+  bool isTensor = val && isInstance(value, types_.tensorType);
+  if (!isTensor) {
+    PyObject* tensorMeta = PyDict_GetItemWithError(meta.ptr(), tensorMetaKey_.ptr());
+    if (!tensorMeta && PyErr_Occurred())
+      throw py::error_already_set();
+    if (tensorMeta && py::hasattr(tensorMeta, shapeName_) && py::hasattr(tensorMeta, dtypeName_))
+      value = tensorMeta;
+  }
+  if (!value)
+    return none;
+  if (!isTensor && !(py::hasattr(value, shapeName_) && py::hasattr(value, dtypeName_))) {
+    if (!isInstance(value, types_.symTypes))
+      return none;
+    Result<SymExpr> parsed = context.sym().parse(utf8(py::str(value)));
+    if (!parsed.ok())
+      return none;
+    TypeAnnotation sym;
+    sym.kind = TypeAnnotation::Kind::Sym;
+    sym.sym = *parsed;
+    return sym;
+  }
+
+  auto dtype = dtypes_.find(getattr(value, dtypeName_).ptr());
+  if (dtype == dtypes_.end())
+    return none;
+  TensorType tensor;
+  tensor.dtype = dtype->second;
+  scratch_.clear();
+  for (py::handle size : getattr(value, shapeName_))
+    if (!appendSymValue(context, size, scratch_))
+      return none;
+  size_t rank = scratch_.size();
+  // A tensor has a stride() method; TensorMetadata has a stride field (a tuple).
+  py::object stride = getattr(value, strideName_);
+  if (PyCallable_Check(stride.ptr())) {
+    PyObject* strides = PyObject_CallNoArgs(stride.ptr());
+    if (!strides) { // e.g. a sparse tensor, which has no strides
+      PyErr_Clear();
+      return none;
+    }
+    stride = py::reinterpret_steal<py::object>(strides);
+  }
+  if (!stride.is_none()) {
+    for (py::handle step : stride)
+      if (!appendSymValue(context, step, scratch_))
+        return none;
+    if (scratch_.size() != 2 * rank)
+      return none;
+  }
+  if (isTensor) {
+    tensor.device = deviceSpelling(context, value);
+    std::vector<SymExpr> offset;
+    if (!appendSymValue(context, getattr(value, storageOffsetName_)(), offset))
+      return none;
+    // Known, even when 0 (which the writer leaves unprinted): nothing need be inferred.
+    tensor.storageOffset = offset.front();
+  }
+  std::span<SymExpr> fields = context.allocate<SymExpr>(scratch_.size());
+  std::copy(scratch_.begin(), scratch_.end(), fields.begin());
+  tensor.sizes = fields.first(rank);
+  if (fields.size() > rank)
+    tensor.strides = fields.subspan(rank);
+  TypeAnnotation type;
+  type.kind = TypeAnnotation::Kind::Tensor;
+  type.tensor = context.create<TensorType>(tensor);
+  return type;
+}
+
+Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth) {
+  if (depth > kMaxArgDepth)
+    throw std::invalid_argument("arguments nested more than 256 levels deep");
+  Context& context = *imported.file_->context;
+  Graph& graph = imported.module().graph;
+  PyObject* object = value.ptr();
+  Arg out;
+  if (object == Py_None)
+    return out;
+  if (PyBool_Check(object)) {
+    out.kind = ArgKind::Bool;
+    out.boolean = object == Py_True;
+    return out;
+  }
+  if (PyLong_Check(object)) {
+    int overflow = 0;
+    long long integer = PyLong_AsLongLongAndOverflow(object, &overflow);
+    if (overflow) { // beyond int64: kept as Python spells it
+      out.kind = ArgKind::Verbatim;
+      out.text = saveRepr(context, value);
+      return out;
+    }
+    out.kind = ArgKind::Int;
+    out.integer = integer;
+    return out;
+  }
+  if (PyFloat_Check(object)) {
+    out.kind = ArgKind::Float;
+    out.real = PyFloat_AS_DOUBLE(object);
+    return out;
+  }
+  if (PyUnicode_Check(object)) {
+    out.kind = ArgKind::String;
+    out.text = saveRepr(context, value);
+    return out;
+  }
+  if (isInstance(value, types_.nodeType)) {
+    auto found = nodes_.find(object);
+    if (found == nodes_.end())
+      throw std::invalid_argument("node '" + std::string(utf8(getattr(value, nameName_))) +
+                                  "' is used before it is defined");
+    return graph.nodeArg(found->second);
+  }
+  bool isList = PyList_Check(object);
+  if (isList || PyTuple_Check(object)) {
+    py::sequence sequence = py::reinterpret_borrow<py::sequence>(value);
+    std::span<Arg> elements = context.allocate<Arg>(sequence.size());
+    for (size_t i = 0; i < elements.size(); ++i)
+      elements[i] = convertArg(imported, sequence[i], depth + 1);
+    out.kind = isList ? ArgKind::List : ArgKind::Tuple;
+    out.count = static_cast<uint32_t>(elements.size());
+    out.elements = elements.data();
+    return out;
+  }
+  if (PyDict_Check(object)) {
+    py::dict dict = py::reinterpret_borrow<py::dict>(value);
+    std::span<Arg> elements = context.allocate<Arg>(2 * dict.size());
+    size_t i = 0;
+    for (auto [key, item] : dict) {
+      elements[i++] = convertArg(imported, key, depth + 1);
+      elements[i++] = convertArg(imported, item, depth + 1);
+    }
+    out.kind = ArgKind::Dict;
+    out.count = static_cast<uint32_t>(elements.size());
+    out.elements = elements.data();
+    return out;
+  }
+  if (PySlice_Check(object)) {
+    std::span<Arg> elements = context.allocate<Arg>(3);
+    const char* fields[] = {"start", "stop", "step"};
+    for (size_t i = 0; i < 3; ++i)
+      elements[i] = convertArg(imported, value.attr(fields[i]), depth + 1);
+    out.kind = ArgKind::Slice;
+    out.count = 3;
+    out.elements = elements.data();
+    return out;
+  }
+  if (auto dtype = dtypes_.find(object); dtype != dtypes_.end()) {
+    out.kind = ArgKind::DType;
+    out.dtype = dtype->second;
+    return out;
+  }
+  if (PyObject* format = PyDict_GetItemWithError(types_.memoryFormats.ptr(), object)) {
+    out.kind = ArgKind::MemoryFormat;
+    out.enumValue = static_cast<uint8_t>(PyLong_AsLong(format));
+    return out;
+  }
+  if (PyObject* layout = PyDict_GetItemWithError(types_.layouts.ptr(), object)) {
+    out.kind = ArgKind::Layout;
+    out.text = context.save(utf8(layout));
+    return out;
+  }
+  if (PyErr_Occurred()) // an unhashable value looked up in the dicts above
+    PyErr_Clear();
+  if (isInstance(value, types_.deviceType)) {
+    out.kind = ArgKind::Device;
+    out.text = saveRepr(context, value);
+    return out;
+  }
+  if (isInstance(value, types_.opTypes)) {
+    out.kind = ArgKind::OpRef;
+    out.op = functionTarget(imported, value);
+    return out;
+  }
+  if (isInstance(value, types_.symTypes)) {
+    if (Result<SymExpr> parsed = context.sym().parse(utf8(py::str(value))); parsed.ok()) {
+      out.kind = ArgKind::SymInt;
+      out.sym = context.create<SymExpr>(*parsed);
+      return out;
+    }
+  }
+  // Anything else prints as Python's repr and stays opaque to the analyses.
+  out.kind = ArgKind::Verbatim;
+  out.text = saveRepr(context, value);
+  return out;
+}
+
+std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
+                                                       TensorTypes tensorTypes) {
+  auto imported = std::make_unique<ImportedGraph>();
+  Context& context = *imported->file_->context;
+  auto module = std::make_unique<GraphModule>(context);
+  module->className = "GraphModule";
+  module->classBases = "torch.nn.Module";
+  module->graph.format().defIndent = "    ";
+  module->graph.format().bodyIndent = "        ";
+  Graph& graph = module->graph;
+  imported->file_->modules.push_back(std::move(module));
+  nodes_.clear();
+  deferred_.clear();
+  currentTargets_.clear();
+  bool deferTensors = tensorTypes == TensorTypes::ForCloneElimination;
+
+  // dumps prints `class ...:` (line 1), `def forward(self, PLACEHOLDERS):` (line 2), then one
+  // line per node.
+  constexpr uint32_t kSignatureLine = 2;
+  uint32_t line = kSignatureLine + 1;
+  for (py::handle fxNode : getattr(fxGraph, py::str("nodes"))) {
+    py::object opObject = getattr(fxNode, opName_); // keeps `op`'s characters alive
+    std::string_view op = utf8(opObject);
+    std::string_view name = context.save(utf8(getattr(fxNode, nameName_)));
+    py::object args = getattr(fxNode, argsName_);
+    py::object meta = getattr(fxNode, metaName_);
+    bool defer = deferTensors && holdsTensor(meta);
+    auto type = [&] { return defer ? TypeAnnotation() : annotation(context, meta); };
+    Node* node = nullptr;
+    if (op == "placeholder") {
+      node = graph.createPlaceholder(name, type());
+      node->setLine(kSignatureLine);
+    } else if (op == "output") {
+      py::tuple outputs = py::reinterpret_borrow<py::tuple>(args);
+      node = graph.createOutput(outputs.empty() ? Arg() : convertArg(*imported, outputs[0], 0));
+      node->setLine(line++);
+    } else {
+      py::object target = getattr(fxNode, targetName_);
+      if (op == "get_attr") {
+        node = graph.createGetAttr(name, context.save(utf8(target)), type());
+      } else {
+        const Target* callee = nullptr;
+        if (op == "call_function") {
+          callee = functionTarget(*imported, target);
+          // EffectAnalysis takes a Python function's result for a tensor only if annotated so.
+          defer = defer && callee->kind == Target::Kind::Op;
+        } else if (op == "call_method")
+          callee = context.target(Target::Kind::Method, context.save(utf8(target)));
+        else if (op == "call_module")
+          callee = context.target(Target::Kind::Module, context.save(utf8(target)));
+        else
+          throw std::invalid_argument("node '" + std::string(name) + "' has unknown op '" +
+                                      std::string(op) + "'");
+        py::tuple positional = py::reinterpret_borrow<py::tuple>(args);
+        std::span<Arg> callArgs = context.allocate<Arg>(positional.size());
+        for (size_t i = 0; i < callArgs.size(); ++i)
+          callArgs[i] = convertArg(*imported, positional[i], 1);
+        py::dict keywords = py::reinterpret_borrow<py::dict>(getattr(fxNode, kwargsName_));
+        std::span<KwArg> callKwargs = context.allocate<KwArg>(keywords.size());
+        size_t k = 0;
+        for (auto [key, value] : keywords) {
+          callKwargs[k].name = context.save(utf8(key));
+          callKwargs[k++].value = convertArg(*imported, value, 1);
+        }
+        node = graph.createCall(name, callee, callArgs, callKwargs, type());
+        if (callee->isOp("aten", "clone"))
+          imported->fxCalls_.emplace(name, py::reinterpret_borrow<py::object>(fxNode));
+      }
+      node->setLine(line++);
+    }
+    nodes_.emplace(fxNode.ptr(), node);
+    if (defer)
+      deferred_.emplace_back(node, std::move(meta));
+  }
+  nodes_.clear();
+  if (!graph.output())
+    throw std::invalid_argument("the graph has no output node");
+  if (deferTensors)
+    annotateForCloneElimination(graph);
+  deferred_.clear();
+  return imported;
+}
+
+} // namespace declone::python

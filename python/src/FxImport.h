@@ -1,0 +1,122 @@
+// Builds declone's C++ graph straight from a live torch.fx.Graph, without going through text.
+#pragma once
+
+#include "declone/ir/Graph.h"
+#include "declone/schema/SchemaRegistry.h"
+
+#include <memory>
+#include <pybind11/pybind11.h>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace declone::python {
+
+namespace py = pybind11;
+
+/// The torch objects the importer recognises, handed over once by declone.fx so that this
+/// extension never imports torch itself (and so works with whichever torch the user has).
+struct TorchTypes {
+  py::object nodeType;    ///< torch.fx.Node
+  py::object tensorType;  ///< torch.Tensor (FakeTensor and friends are subclasses)
+  py::tuple opTypes;      ///< (OpOverload, OpOverloadPacket)
+  py::tuple symTypes;     ///< (SymInt, SymBool, SymFloat) as far as this torch has them
+  py::object deviceType;  ///< torch.device
+  py::dict dtypes;        ///< torch.dtype -> FX abbreviation ("f32")
+  py::dict memoryFormats; ///< torch.memory_format -> declone::MemoryFormat value
+  py::dict layouts;       ///< torch.layout -> its dotted name ("torch.strided")
+  py::object targetText;  ///< callable: target -> dotted spelling ("torch.ops.aten.add.Tensor")
+};
+
+/// A live graph imported into a GraphFile, with what is needed to map results back.
+class ImportedGraph {
+public:
+  ImportedGraph() : file_(std::make_unique<GraphFile>()), schemas_(&SchemaRegistry::builtin()) {}
+
+  [[nodiscard]] GraphFile& file() { return *file_; }
+  [[nodiscard]] GraphModule& module() { return *file_->modules.front(); }
+  /// The builtin registry with the schemas of the live graph's ops layered over it.
+  [[nodiscard]] const SchemaRegistry& schemas() const { return schemas_; }
+  /// The fx node of a call node, by its name (names are unique within an FX graph).
+  [[nodiscard]] py::handle fxNode(std::string_view name) const;
+
+private:
+  friend class FxImporter;
+  std::unique_ptr<GraphFile> file_;
+  SchemaRegistry schemas_;
+  /// Strong references keep the names' owners alive while the map is used.
+  std::unordered_map<std::string_view, py::object> fxCalls_;
+};
+
+/// Converts torch.fx graphs; caches what it learns of targets and types across graphs.
+class FxImporter {
+public:
+  explicit FxImporter(TorchTypes types);
+
+  /// Which tensor annotations an import reads.
+  enum class TensorTypes : uint8_t {
+    All,
+    /// Only those clone elimination consults: of clones and their inputs (and of calls to
+    /// Python functions, whose results are tensors only if annotated so). Reading a FakeTensor's
+    /// sizes, strides, offset and device costs more than the whole pass, so the others are
+    /// left out. Live tensors carry their storage offset, so no layout is inferred from
+    /// another node's; where one lacks it (tensor_meta only), every tensor is annotated.
+    ForCloneElimination,
+  };
+
+  /// Imports `graph` (a torch.fx.Graph). Node annotations come from `meta["val"]` (a tensor:
+  /// dtype, sizes, strides, device, storage offset; a SymInt: its expression) or, failing that,
+  /// `meta["tensor_meta"]` (dtype, sizes, strides). An annotation declone cannot read is left
+  /// out, which only makes the analyses more conservative. Each node's line is the line it has
+  /// in the text `dumps` writes, so remarks point into that text.
+  [[nodiscard]] std::unique_ptr<ImportedGraph> importGraph(py::handle graph,
+                                                           TensorTypes tensorTypes);
+
+private:
+  struct TargetInfo {
+    Target::Kind kind = Target::Kind::Function;
+    std::string spelling; ///< "torch.ops.aten.clone.default", "operator.getitem"
+    /// str(op._schema) for operator overloads, empty otherwise.
+    std::string schema;
+  };
+
+  /// The target of a call_function node or an operator passed as a value, interned in the
+  /// graph being imported; an operator's schema joins the graph's registry the first time.
+  const Target* functionTarget(ImportedGraph& imported, py::handle target);
+  Arg convertArg(ImportedGraph& imported, py::handle value, int depth);
+  TypeAnnotation annotation(Context& context, py::handle meta);
+  /// Whether annotation(meta) would read a tensor's metadata (as opposed to a SymInt or
+  /// nothing): a cheap look at what `meta` holds.
+  bool holdsTensor(py::handle meta);
+  /// Annotates the deferred tensors that clone elimination consults (see TensorTypes).
+  void annotateForCloneElimination(Graph& graph);
+  /// Appends the Python value of one size, stride or offset (int or SymInt) as a SymExpr;
+  /// false if it cannot be read.
+  bool appendSymValue(Context& context, py::handle value, std::vector<SymExpr>& out);
+  std::string_view saveRepr(Context& context, py::handle value);
+  /// str(tensor.device), saved in `context`.
+  std::string_view deviceSpelling(Context& context, py::handle tensor);
+
+  TorchTypes types_;
+  /// Interned attribute names: PyObject_GetAttr with a ready str skips building one per call.
+  py::str opName_, nameName_, targetName_, argsName_, kwargsName_, metaName_, shapeName_,
+      strideName_, dtypeName_, deviceName_, fakeDeviceName_, storageOffsetName_, schemaName_,
+      valKey_, tensorMetaKey_;
+  /// Per target object (kept alive by the reference held here): how it is spelled. Targets are
+  /// few and long-lived (op overloads, operator functions), so this stays small.
+  std::unordered_map<PyObject*, std::pair<py::object, TargetInfo>> targets_;
+  /// The same targets interned in the current graph's Context (each graph has its own).
+  std::unordered_map<PyObject*, const Target*> currentTargets_;
+  std::unordered_map<PyObject*, DType> dtypes_;
+  std::unordered_map<PyObject*, Node*> nodes_;
+  /// Nodes of the current import whose tensor annotation was put off, with their meta dicts.
+  std::vector<std::pair<Node*, py::object>> deferred_;
+  std::vector<SymExpr> scratch_;
+  /// The device last annotated and its spelling.
+  py::object lastDevice_;
+  std::string lastDeviceSpelling_;
+  std::string text_;
+};
+
+} // namespace declone::python
