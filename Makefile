@@ -9,7 +9,7 @@ DEBIAN_PACKAGES := \
 	googletest libgtest-dev libgmock-dev libbenchmark-dev \
 	libtorch-dev python3-torch python3-torchvision python3-pytest python3-dev pybind11-dev \
 	llvm-14-tools clang-14 libclang-rt-14-dev clang-format \
-	nlohmann-json3-dev libfmt-dev graphviz
+	nlohmann-json3-dev libfmt-dev graphviz python3-matplotlib
 
 .PHONY: all deps configure build test demo bench fuzz format clean
 
@@ -40,8 +40,9 @@ demo: build
 	@echo '$$ declone opt examples/mamba_slice.fx --remarks --stats'
 	@$(BUILD)/bin/declone opt examples/mamba_slice.fx --remarks --stats
 
+# Runs every benchmark (about 10 minutes) and rewrites docs/PERFORMANCE.md and its plot.
 bench: build
-	$(BUILD)/bin/declone_bench --benchmark_counters_tabular=true
+	/usr/bin/python3 bench/performance_report.py --build $(BUILD) --out docs/PERFORMANCE.md
 
 fuzz: build
 	ctest --test-dir $(BUILD) --output-on-failure -R '^fuzz\.'

@@ -9,7 +9,7 @@
 namespace declone::bench {
 
 /// The graph sizes every benchmark runs at.
-inline constexpr size_t kBenchSizes[] = {10'000, 100'000, 1'000'000};
+inline constexpr size_t kBenchSizes[] = {1'000, 10'000, 100'000, 1'000'000};
 
 /// The generated input of `nodes` statements (seed 1), shared by the benchmarks that register
 /// closures over it and made on first use, so that a filtered-out size costs nothing.

@@ -112,6 +112,13 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
   }
 }
 
+const OpSchema* EffectAnalysis::lookupSchema(const Target& target) {
+  auto [it, inserted] = schemaCache_.try_emplace(&target, nullptr);
+  if (inserted)
+    it->second = registry_.lookup(target.opNamespace, target.opName, target.overload);
+  return it->second;
+}
+
 bool EffectAnalysis::isTensor(const Node* node) const {
   const NodeEffects& effects = effects_[node->order()];
   return effects.result.kind != OutputAlias::Kind::NotTensor || !effects.outputs.empty();
@@ -167,7 +174,7 @@ void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
     if (target.isHigherOrder())
       return makeUnknown(node, effects,
                          "higher-order op " + std::string(target.opName) + " has no effect model");
-    const OpSchema* schema = registry_.lookup(target.opNamespace, target.opName, target.overload);
+    const OpSchema* schema = lookupSchema(target);
     if (!schema)
       return makeUnknown(node, effects, "no schema for " + schemaName(target));
     if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema))

@@ -1,6 +1,7 @@
 // Tokens of the Python subset FX prints, with line/column positions and bracket tracking.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -67,6 +68,14 @@ public:
   }
 
   [[nodiscard]] size_t offset() const { return pos_; }
+  /// Whether a token has been peeked (and offset() is past it).
+  [[nodiscard]] bool hasLookahead() const { return lookahead_.has_value(); }
+  /// Moves forward on the current line to `offset`, over text the caller has scanned itself and
+  /// that holds no newline or bracket. Nothing may have been peeked.
+  void skipTo(size_t offset) {
+    assert(!lookahead_ && offset >= pos_);
+    pos_ = offset;
+  }
   [[nodiscard]] uint32_t line() const { return line_; }
   [[nodiscard]] uint32_t depth() const { return static_cast<uint32_t>(open_.size()); }
   /// The innermost open bracket (valid when depth() > 0).

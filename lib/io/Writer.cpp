@@ -110,12 +110,30 @@ void writePythonString(std::string_view value, std::string& out) {
 
 class Writer {
 public:
-  Writer(const Context& context, std::string& out) : context_(context), out_(out) {}
+  static constexpr size_t kChunkSize = size_t(1) << 20;
+
+  Writer(const Context& context, std::string& out, std::FILE* sink = nullptr)
+      : context_(context), out_(out), sink_(sink) {}
 
   void module(const GraphModule& module);
   void graph(const Graph& graph);
   void arg(const Arg& arg);
   void type(const TypeAnnotation& type);
+
+  /// With a sink, writes out what has been printed once it reaches a chunk. Called only before a
+  /// node is printed, so the last line stays buffered for the final-newline fix-up.
+  void maybeFlush() {
+    if (sink_ && out_.size() >= kChunkSize)
+      flush();
+  }
+  /// Writes the buffer to the sink; false if this or an earlier write failed.
+  bool flush() {
+    if (sink_ && !out_.empty()) {
+      ok_ = std::fwrite(out_.data(), 1, out_.size(), sink_) == out_.size() && ok_;
+      out_.clear();
+    }
+    return ok_;
+  }
 
 private:
   void trivia(std::span<const std::string_view> lines) {
@@ -133,6 +151,8 @@ private:
 
   const Context& context_;
   std::string& out_;
+  std::FILE* sink_ = nullptr;
+  bool ok_ = true;
   // Free lists: for node i, freed_[freeBegin_[i] .. freeBegin_[i + 1]).
   std::vector<const Node*> freed_;
   std::vector<uint32_t> freeBegin_;
@@ -460,6 +480,7 @@ void Writer::graph(const Graph& graph) {
   for (const Node* node : graph) {
     if (node->isPlaceholder())
       continue;
+    maybeFlush();
     trivia(node->leadingTrivia());
     out_ += format.bodyIndent;
     if (node->isOutput()) {
@@ -552,6 +573,22 @@ void writeGraphFile(const GraphFile& file, std::string& out) {
   }
   if (!file.finalNewline && !out.empty() && out.back() == '\n')
     out.pop_back();
+}
+
+bool writeGraphFile(const GraphFile& file, std::FILE* stream) {
+  std::string buffer;
+  buffer.reserve(2 * Writer::kChunkSize);
+  Writer writer(*file.context, buffer, stream);
+  for (const auto& module : file.modules)
+    writer.module(*module);
+  for (std::string_view line : file.trailingTrivia) {
+    buffer += line;
+    buffer += '\n';
+  }
+  // Only nodes flush, so the text's last newline is still in the buffer.
+  if (!file.finalNewline && !buffer.empty() && buffer.back() == '\n')
+    buffer.pop_back();
+  return writer.flush();
 }
 
 std::string writeGraphFile(const GraphFile& file) {

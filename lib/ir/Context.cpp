@@ -13,6 +13,12 @@ std::string_view Context::saveSource(std::string_view text) {
   return source_;
 }
 
+std::string_view Context::adoptSource(std::string text) {
+  ownedSource_ = std::move(text);
+  source_ = ownedSource_;
+  return source_;
+}
+
 std::string_view Context::save(std::string_view text) {
   if (text.empty())
     return {};

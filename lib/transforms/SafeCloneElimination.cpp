@@ -3,6 +3,7 @@
 #include "declone/analysis/AliasAnalysis.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 namespace declone::detail {
@@ -15,24 +16,27 @@ struct ByPosition {
   bool operator()(const Event& a, const Event& b) const { return a.position < b.position; }
 };
 
-/// Events ordered by position: the analysis' sorted list, plus what removed clones merged in.
-/// Merging moves the smaller set into the larger, so each event moves O(log n) times and a
-/// million clones of one input stay O(n log^2 n) in all.
+/// Events ordered by position: a sorted run the analysis (or the eliminator) owns, plus what
+/// removed clones merged in. Merging moves the smaller set into the larger, so each event moves
+/// O(log n) times and a million clones of one input stay O(n log^2 n) in all. The run is viewed,
+/// not copied, and the merged part is only allocated by a merge: a storage costs a few words.
 class EventSet {
 public:
   EventSet() = default;
-  explicit EventSet(std::vector<Event> sorted) : base_(std::move(sorted)) {}
+  explicit EventSet(std::span<const Event> sorted) : base_(sorted) {}
 
-  [[nodiscard]] size_t size() const { return base_.size() + extra_.size(); }
+  [[nodiscard]] size_t size() const { return base_.size() + (extra_ ? extra_->size() : 0); }
 
   /// The first event at or after `position` (of any kind), or null.
   [[nodiscard]] const Event* firstAtOrAfter(uint32_t position) const {
     auto inBase = std::lower_bound(base_.begin(), base_.end(), position,
                                    [](const Event& e, uint32_t at) { return e.position < at; });
-    Event probe{position, Event::Kind::Read, nullptr, nullptr};
-    auto inExtra = extra_.lower_bound(probe);
     const Event* a = inBase == base_.end() ? nullptr : &*inBase;
-    const Event* b = inExtra == extra_.end() ? nullptr : &*inExtra;
+    if (!extra_)
+      return a;
+    Event probe{position, Event::Kind::Read, nullptr, nullptr};
+    auto inExtra = extra_->lower_bound(probe);
+    const Event* b = inExtra == extra_->end() ? nullptr : &*inExtra;
     if (!a || (b && b->position < a->position))
       return b;
     return a;
@@ -41,15 +45,20 @@ public:
   void absorb(EventSet&& other) {
     if (other.size() > size())
       std::swap(*this, other);
-    extra_.insert(other.base_.begin(), other.base_.end());
-    extra_.insert(other.extra_.begin(), other.extra_.end());
-    other.base_.clear();
-    other.extra_.clear();
+    if (other.size() == 0)
+      return;
+    if (!extra_)
+      extra_ = std::make_unique<std::multiset<Event, ByPosition>>();
+    extra_->insert(other.base_.begin(), other.base_.end());
+    if (other.extra_)
+      extra_->insert(other.extra_->begin(), other.extra_->end());
+    other.base_ = {};
+    other.extra_.reset();
   }
 
 private:
-  std::vector<Event> base_;
-  std::multiset<Event, ByPosition> extra_;
+  std::span<const Event> base_;
+  std::unique_ptr<std::multiset<Event, ByPosition>> extra_;
 };
 
 /// What the rules need to know of one storage of the program as rewritten so far. Removing a
@@ -72,16 +81,22 @@ public:
         layouts_(graph, effects_), log_(graph, result) {
     states_.resize(alias_.numStorages());
     parent_.resize(alias_.numStorages());
+    // The writes of every storage, grouped by storage in one array that is not resized again
+    // (the states view into it).
+    std::vector<uint32_t> writesBegin(alias_.numStorages() + 1, 0);
+    for (StorageId id = 0; id < alias_.numStorages(); ++id) {
+      writesBegin[id] = static_cast<uint32_t>(writes_.size());
+      for (const Event& event : alias_.events(id))
+        if (event.kind == Event::Kind::Write)
+          writes_.push_back(event);
+    }
+    writesBegin[alias_.numStorages()] = static_cast<uint32_t>(writes_.size());
     for (StorageId id = 0; id < alias_.numStorages(); ++id) {
       const AliasAnalysis::StorageInfo& info = alias_.info(id);
       StorageState& state = states_[id];
-      std::span<const Event> events = alias_.events(id);
-      std::vector<Event> writes;
-      for (const Event& event : events)
-        if (event.kind == Event::Kind::Write)
-          writes.push_back(event);
-      state.events = EventSet(std::vector<Event>(events.begin(), events.end()));
-      state.writes = EventSet(std::move(writes));
+      state.events = EventSet(alias_.events(id));
+      state.writes = EventSet(std::span<const Event>(writes_.data() + writesBegin[id],
+                                                     writes_.data() + writesBegin[id + 1]));
       state.root = info.root;
       state.unknownToucher = info.unknownToucher;
       state.observedByCaller = alias_.isObservedByCaller(id);
@@ -123,6 +138,7 @@ private:
   AliasAnalysis alias_;
   LayoutAnalysis layouts_;
   DecisionLog log_;
+  std::vector<Event> writes_; ///< what the states' write sets view
   std::vector<StorageState> states_;
   std::vector<StorageId> parent_;
 };

@@ -91,7 +91,7 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
 }
 
 void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
-                   std::string_view fileName, std::string& out) {
+                   std::string_view fileName, std::string& out, std::vector<Remark>& remarks) {
   std::map<std::string, std::string> descriptions = describeClones(module.graph, options);
   CloneEliminationOptions topLevelOnly = options;
   CloneEliminationResult result = eliminateClones(module.graph, topLevelOnly);
@@ -101,41 +101,49 @@ void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
     out += descriptions[remark.node];
     out += "  decision:       " + remark.formatText(fileName) + "\n\n";
   }
+  std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(remarks));
   CloneEliminationOptions nested = options;
   nested.donated.clear();
   for (auto& child : module.children)
-    analyzeModule(*child, nested, fileName, out);
+    analyzeModule(*child, nested, fileName, out, remarks);
 }
 
 } // namespace
 
 int runAnalyze(std::span<const std::string_view> args) {
   std::vector<std::string> inputs;
+  std::string dot;
   CloneFlags flags;
   ArgumentParser parser("analyze",
                         "Show, for every clone, its source, both storages, their layouts, the\n"
                         "reads and writes after the clone, and the decision the pass makes.");
   parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
   flags.addTo(parser);
+  parser.option("--dot", "OUT.dot",
+                "also write the graph to OUT.dot for Graphviz, clones coloured by decision", &dot);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (!flags.prepare())
     return kBadInput;
-  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
+  std::string text;
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text);
   if (!file)
     return kBadInput;
   std::string out;
+  std::vector<Remark> remarks;
   for (auto& module : file->modules) {
     Result<CloneEliminationOptions> options = flags.optionsFor(*module);
     if (!options.ok()) {
       reportUsageError(options.error().message);
       return kBadInput;
     }
-    analyzeModule(*module, *options, displayName(inputs[0]), out);
+    analyzeModule(*module, *options, displayName(inputs[0]), out, remarks);
   }
   if (out.empty())
     out = "no clones\n";
   std::cout << out;
+  if (!dot.empty())
+    return writeDotPicture(dot, text, displayName(inputs[0]), remarks, flags.schemas());
   return kSuccess;
 }
 

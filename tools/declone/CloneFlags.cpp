@@ -7,15 +7,23 @@
 
 namespace declone::cli {
 
-void CloneFlags::addTo(ArgumentParser& parser) {
+void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
   parser.option("--mode", "safe|vllm",
                 "safe: every rule of the design (default); vllm: vLLM's UnsafeCloneEliminationPass",
                 &mode);
-  parser.option("--donated", "LIST",
-                "donated placeholders, by index (Sym ones counted) or name, comma separated",
-                &donated);
+  if (withDonated)
+    parser.option("--donated", "LIST",
+                  "donated placeholders, by index (Sym ones counted) or name, comma separated",
+                  &donated);
   parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
                   &schemaFiles);
+}
+
+CloneEliminationOptions CloneFlags::baseOptions() const {
+  CloneEliminationOptions options;
+  options.mode = mode_;
+  options.schemas = schemas_.get();
+  return options;
 }
 
 bool CloneFlags::prepare() {

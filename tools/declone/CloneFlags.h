@@ -16,12 +16,20 @@ struct CloneFlags {
   std::string donated;
   std::vector<std::string> schemaFiles;
 
-  void addTo(ArgumentParser& parser);
+  /// `withDonated` false: --mode and --schemas only, for commands over many graphs (donations
+  /// are per graph).
+  void addTo(ArgumentParser& parser, bool withDonated = true);
   /// Checks the mode and loads the schema files (the built-in registry plus `--schemas`).
   /// Reports problems on standard error and returns false.
   [[nodiscard]] bool prepare();
   /// The options for one top-level module: `--donated` is resolved against its placeholders.
   [[nodiscard]] Result<CloneEliminationOptions> optionsFor(const GraphModule& module) const;
+  /// The options without donations; the schemas stay valid while this object lives.
+  [[nodiscard]] CloneEliminationOptions baseOptions() const;
+  /// The registry ops are resolved with: the built-ins, plus `--schemas` when given.
+  [[nodiscard]] const SchemaRegistry& schemas() const {
+    return schemas_ ? *schemas_ : SchemaRegistry::builtin();
+  }
 
 private:
   CloneEliminationMode mode_ = CloneEliminationMode::Safe;

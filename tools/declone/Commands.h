@@ -19,6 +19,7 @@ struct Command {
 int runPrint(std::span<const std::string_view> args);
 int runOpt(std::span<const std::string_view> args);
 int runAnalyze(std::span<const std::string_view> args);
+int runReport(std::span<const std::string_view> args);
 #ifdef DECLONE_HAVE_RUNTIME
 int runVerify(std::span<const std::string_view> args);
 /// For `opt --verify`: 0 when `after` verifies against `before`, else the exit status, with
@@ -34,6 +35,7 @@ inline constexpr Command kCommands[] = {
 #ifdef DECLONE_HAVE_RUNTIME
     {"verify", "run two graphs with libtorch on the same inputs and compare them", runVerify},
 #endif
+    {"report", "run clone elimination on folders of dumps and print one table", runReport},
 };
 
 } // namespace declone::cli

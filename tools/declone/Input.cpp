@@ -3,11 +3,14 @@
 
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
+#include "declone/report/DotWriter.h"
+#include "declone/support/File.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <sys/stat.h>
 
 namespace declone::cli {
 
@@ -16,21 +19,7 @@ std::string displayName(std::string_view path) {
 }
 
 Result<std::string> readInput(std::string_view path) {
-  std::FILE* stream = path == "-" ? stdin : std::fopen(std::string(path).c_str(), "rb");
-  if (!stream)
-    return Error{std::string("cannot open: ") + std::strerror(errno)};
-  std::string text;
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0)
-    text.append(buffer, count);
-  bool failed = std::ferror(stream);
-  int savedErrno = errno;
-  if (stream != stdin)
-    std::fclose(stream);
-  if (failed)
-    return Error{std::string("cannot read: ") + std::strerror(savedErrno)};
-  return text;
+  return readFile(path);
 }
 
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
@@ -39,13 +28,14 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
     std::cerr << text.error().format(displayName(path)) << '\n';
     return nullptr;
   }
-  Result<std::unique_ptr<GraphFile>> file = readGraphFile(*text);
+  if (contents)
+    *contents = *text;
+  // The graph keeps the text it was read from; handing it over saves a copy of the whole input.
+  Result<std::unique_ptr<GraphFile>> file = readOwnedGraphFile(std::move(text).value());
   if (!file.ok()) {
     std::cerr << file.error().format(displayName(path)) << '\n';
     return nullptr;
   }
-  if (contents)
-    *contents = std::move(text).value();
   return std::move(file).value();
 }
 
@@ -62,7 +52,34 @@ Status writeOutput(std::string_view path, std::string_view text) {
 }
 
 int writeGraph(std::string_view path, const GraphFile& file) {
-  Status written = writeOutput(path, writeGraphFile(file));
+  // Streamed in chunks rather than built whole: the output is as large as the input.
+  bool toStdout = path.empty() || path == "-";
+  std::FILE* stream = toStdout ? stdout : std::fopen(std::string(path).c_str(), "wb");
+  if (!stream) {
+    reportUsageError("cannot write '" + std::string(path) + "': " + std::strerror(errno));
+    return kBadInput;
+  }
+  bool ok = writeGraphFile(file, stream);
+  ok = (toStdout ? std::fflush(stream) : std::fclose(stream)) == 0 && ok;
+  if (!ok) {
+    reportUsageError("cannot write '" + std::string(path) + "'");
+    return kBadInput;
+  }
+  return kSuccess;
+}
+
+int writeDotPicture(std::string_view out, std::string_view text, std::string_view name,
+                    std::span<const Remark> remarks, const SchemaRegistry& schemas) {
+  Result<std::unique_ptr<GraphFile>> original = readGraphFile(text);
+  if (!original.ok()) {
+    std::cerr << original.error().format(name) << '\n';
+    return kBadInput;
+  }
+  DotOptions options;
+  options.fileName = name;
+  options.sourceText = text;
+  options.schemas = &schemas;
+  Status written = writeOutput(out, writeCloneDot(**original, remarks, options));
   if (!written.ok()) {
     reportUsageError(written.error().message);
     return kBadInput;

@@ -2,9 +2,12 @@
 #pragma once
 
 #include "declone/ir/Graph.h"
+#include "declone/schema/SchemaRegistry.h"
+#include "declone/support/Remark.h"
 #include "declone/support/Result.h"
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,6 +28,11 @@ std::string displayName(std::string_view path);
 [[nodiscard]] Status writeOutput(std::string_view path, std::string_view text);
 /// Prints the file to OUT (stdout for "" or "-"); returns the exit status.
 [[nodiscard]] int writeGraph(std::string_view path, const GraphFile& file);
+/// `--dot OUT`: parses `text` again (the graph as read, before any rewrite) and writes it to OUT
+/// as Graphviz, clones coloured by `remarks`. Returns the exit status.
+[[nodiscard]] int writeDotPicture(std::string_view out, std::string_view text,
+                                  std::string_view name, std::span<const Remark> remarks,
+                                  const SchemaRegistry& schemas);
 /// Prints `declone: error: MESSAGE` (usage problems) to stderr.
 void reportUsageError(std::string_view message);
 

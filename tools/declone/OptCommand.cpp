@@ -31,7 +31,7 @@ void printStats(const CloneEliminationStats& stats) {
 
 int runOpt(std::span<const std::string_view> args) {
   std::vector<std::string> inputs;
-  std::string output, remarks;
+  std::string output, remarks, dot;
   bool stats = false, verify = false;
   CloneFlags flags;
   ArgumentParser parser("opt", "Remove redundant aten.clone nodes and write the optimized graph.\n"
@@ -42,6 +42,9 @@ int runOpt(std::span<const std::string_view> args) {
   parser.optionalValue("--remarks", "text|json", "report every clone decision (default: text)",
                        &remarks, "text");
   parser.flag("--stats", "print counts per decision and reason, and the bytes saved", &stats);
+  parser.option("--dot", "OUT.dot",
+                "write the graph as read to OUT.dot for Graphviz, clones coloured by decision",
+                &dot);
 #ifdef DECLONE_HAVE_RUNTIME
   parser.flag("--verify",
               "run the graph before and after with libtorch; exit 1 instead of writing a\n"
@@ -57,7 +60,9 @@ int runOpt(std::span<const std::string_view> args) {
   if (!flags.prepare())
     return kBadInput;
   std::string text;
-  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text);
+  // The text is only needed again to verify or draw; copying it otherwise costs a second input.
+  bool keepText = verify || !dot.empty();
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], keepText ? &text : nullptr);
   if (!file)
     return kBadInput;
   std::vector<std::vector<bool>> donations;
@@ -81,6 +86,10 @@ int runOpt(std::span<const std::string_view> args) {
       std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
   if (stats)
     printStats(total.stats);
+  if (!dot.empty())
+    if (int status = writeDotPicture(dot, text, name, total.remarks, flags.schemas());
+        status != kSuccess)
+      return status;
 #ifdef DECLONE_HAVE_RUNTIME
   if (verify) {
     Result<std::unique_ptr<GraphFile>> original = readGraphFile(text);

@@ -5,6 +5,7 @@
 #include "declone/schema/SchemaRegistry.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace declone {
@@ -66,7 +67,12 @@ private:
   void makeUnknown(const Node* node, NodeEffects& effects, std::string reason);
   void addAccess(NodeEffects& effects, const Node* value, bool write);
 
+  /// registry_.lookup() by target: targets are interned, so a graph has a few dozen of them and
+  /// a pointer hash replaces two string hashes and a map search per node.
+  const OpSchema* lookupSchema(const Target& target);
+
   const SchemaRegistry& registry_;
+  std::unordered_map<const Target*, const OpSchema*> schemaCache_;
   std::vector<NodeEffects> effects_;
   std::vector<const OpSchema*> schemas_;
 };

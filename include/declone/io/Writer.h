@@ -3,6 +3,7 @@
 
 #include "declone/ir/Graph.h"
 
+#include <cstdio>
 #include <string>
 
 namespace declone {
@@ -11,6 +12,9 @@ namespace declone {
 /// written back byte for byte; `;  a = b = None` free lists are recomputed from the graph.
 [[nodiscard]] std::string writeGraphFile(const GraphFile& file);
 void writeGraphFile(const GraphFile& file, std::string& out);
+/// Prints the whole file to `stream` in chunks of about a megabyte, so that a large graph's text
+/// is never held in memory whole. False if a write failed.
+[[nodiscard]] bool writeGraphFile(const GraphFile& file, std::FILE* stream);
 
 /// Prints one annotation canonically, e.g. `f32[s0, 8][8, 1]cpu@4` (no quotes).
 void writeTypeAnnotation(const Context& context, const TypeAnnotation& type, std::string& out);

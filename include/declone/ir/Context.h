@@ -6,6 +6,7 @@
 
 #include <memory_resource>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -28,6 +29,9 @@ public:
   std::string_view save(std::string_view text);
   /// Copies a graph's source text into the arena once; later saves of its substrings are free.
   std::string_view saveSource(std::string_view text);
+  /// Takes over a graph's source text without copying it (a large dump is read straight into a
+  /// string and kept there); later saves of its substrings are free.
+  std::string_view adoptSource(std::string text);
   /// The text saved by saveSource (empty for graphs built in memory).
   [[nodiscard]] std::string_view source() const { return source_; }
   /// Raw arena storage.
@@ -58,6 +62,8 @@ private:
   std::pmr::monotonic_buffer_resource nodeArena_;
   /// The text being read: save() need not copy what already lies inside it.
   std::string_view source_;
+  std::string ownedSource_; ///< the text adoptSource() took over
+
   SymContext sym_;
   struct TargetKey {
     Target::Kind kind;

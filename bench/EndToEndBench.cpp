@@ -1,0 +1,131 @@
+// End-to-end and floor benchmarks: a memchr scan of the text (the floor), alias analysis alone,
+// and read + safe clone elimination + write of an in-memory text, at 1k to 1M nodes.
+#include "BenchSupport.h"
+#include "GraphGenerator.h"
+#include "declone/analysis/AliasAnalysis.h"
+#include "declone/io/Reader.h"
+#include "declone/io/Writer.h"
+#include "declone/transforms/CloneElimination.h"
+
+#include <benchmark/benchmark.h>
+#include <cstring>
+#include <malloc.h>
+#include <memory>
+#include <string>
+
+namespace {
+
+using declone::bench::LazyGraphText;
+using declone::bench::prepare;
+using declone::bench::reportThroughput;
+
+/// Bytes the allocator has handed out and not had back (arena chunks and mmapped blocks).
+size_t allocatedBytes() {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+void reportBytesPerNode(benchmark::State& state, const LazyGraphText& input, size_t bytes) {
+  state.counters["bytes/node"] =
+      static_cast<double>(bytes) / static_cast<double>(input.graphNodes());
+}
+
+/// The floor every reader is measured against: count the lines with memchr, as `wc -l` does.
+void benchScan(benchmark::State& state, LazyGraphText& input) {
+  if (!prepare(state, input))
+    return;
+  const std::string& text = input.text();
+  for (auto _ : state) {
+    size_t lines = 0;
+    const char* at = text.data();
+    const char* end = at + text.size();
+    while (const void* found = std::memchr(at, '\n', static_cast<size_t>(end - at))) {
+      ++lines;
+      at = static_cast<const char*>(found) + 1;
+    }
+    benchmark::DoNotOptimize(lines);
+  }
+  reportThroughput(state, input);
+}
+
+/// Effects and alias analysis on a parsed graph; bytes/node is what the two analyses hold.
+void benchAliasAnalysis(benchmark::State& state, LazyGraphText& input) {
+  if (!prepare(state, input))
+    return;
+  auto file = declone::readGraphFile(input.text());
+  if (!file.ok()) {
+    state.SkipWithError(file.error().format("<generated>").c_str());
+    return;
+  }
+  const declone::Graph& graph = (*file)->modules.front()->graph;
+  const declone::SchemaRegistry& schemas = declone::SchemaRegistry::builtin();
+  std::vector<bool> donated;
+  size_t bytes = 0;
+  for (auto _ : state) {
+    {
+      size_t before = allocatedBytes();
+      declone::EffectAnalysis effects(graph, schemas);
+      declone::AliasAnalysis alias(graph, effects, donated);
+      bytes = allocatedBytes() - before;
+      benchmark::DoNotOptimize(alias.numStorages());
+      state.PauseTiming(); // freeing the analyses is not analysing
+    }
+    state.ResumeTiming();
+  }
+  reportThroughput(state, input);
+  reportBytesPerNode(state, input, bytes);
+}
+
+/// What `declone opt FILE -o OUT` does after reading the file: parse (taking over the text),
+/// run the safe pass, print. bytes/node is what the graph holds once read, the text included.
+void benchOptEndToEnd(benchmark::State& state, LazyGraphText& input) {
+  if (!prepare(state, input))
+    return;
+  declone::CloneEliminationOptions options;
+  size_t bytes = 0, outputSize = 0;
+  for (auto _ : state) {
+    state.PauseTiming(); // the file's bytes arrive in a buffer the graph takes over
+    std::string text = input.text();
+    size_t before = allocatedBytes();
+    state.ResumeTiming();
+    auto file = declone::readOwnedGraphFile(std::move(text));
+    if (!file.ok()) {
+      state.SkipWithError(file.error().format("<generated>").c_str());
+      return;
+    }
+    bytes = allocatedBytes() - before;
+    for (auto& module : (*file)->modules) {
+      declone::CloneEliminationResult result = declone::eliminateClones(*module, options);
+      benchmark::DoNotOptimize(result);
+    }
+    std::string out = declone::writeGraphFile(**file);
+    outputSize = out.size();
+    benchmark::DoNotOptimize(out.data());
+    state.PauseTiming();
+    file->reset();
+    state.ResumeTiming();
+  }
+  reportThroughput(state, input);
+  reportBytesPerNode(state, input, bytes);
+  state.counters["output MB"] = static_cast<double>(outputSize) / 1e6;
+}
+
+bool registerBenchmarks() {
+  for (size_t nodes : declone::bench::kBenchSizes) {
+    auto input = declone::bench::sharedInput(nodes);
+    auto add = [&](const char* name, void (*body)(benchmark::State&, LazyGraphText&)) {
+      benchmark::RegisterBenchmark(name,
+                                   [input, body](benchmark::State& state) { body(state, *input); })
+          ->Arg(static_cast<int64_t>(nodes))
+          ->Unit(benchmark::kMillisecond);
+    };
+    add("BM_Scan", benchScan);
+    add("BM_AliasAnalysis", benchAliasAnalysis);
+    add("BM_OptEndToEnd", benchOptEndToEnd);
+  }
+  return true;
+}
+
+[[maybe_unused]] const bool kRegistered = registerBenchmarks();
+
+} // namespace

@@ -1,0 +1,94 @@
+// `declone report`: clone elimination over whole folders of dumps, summed into one table.
+#pragma once
+
+#include "declone/transforms/CloneElimination.h"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace declone {
+
+/// One row of the report: a graph file, one graph of a structured trace log, or an input that
+/// could not be read.
+struct DumpStats {
+  std::string name;  ///< the path, or `LOG#KEY:LINE` for a graph of a trace log
+  size_t graphs = 0; ///< top-level graph modules
+  size_t nodes = 0;  ///< nodes of every graph and subgraph, before the pass
+  CloneEliminationStats clones;
+  /// `FILE:LINE:COL: error: MESSAGE` when the input could not be read or parsed.
+  std::optional<std::string> error;
+
+  [[nodiscard]] size_t kept() const;
+  DumpStats& operator+=(const DumpStats& other);
+};
+
+/// A file to read, or a path that could not be listed (its error is set, formatted).
+struct DumpInput {
+  std::string path;
+  std::optional<std::string> error;
+};
+
+/// Whether a file found in a folder is taken as a dump: `*.py`, `*.fx`, `*.txt` graph text and
+/// `*.log` structured traces. Files named on the command line are taken whatever their name.
+[[nodiscard]] bool isDumpFileName(std::string_view path);
+
+/// Expands folders recursively, in argument order and each folder's files sorted by path
+/// (symbolic links to folders are not followed, so there are no cycles). Never fails: a path
+/// that does not exist or a folder that cannot be listed is an input with an error. "-" is
+/// standard input.
+[[nodiscard]] std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths);
+
+/// Reads one file ("-": standard input, named `<stdin>`) and runs the pass on every graph in it:
+/// one row for a graph file, one per graph record for a `*.log` structured trace (plus one for its
+/// malformed lines, if any). `options.donated` is ignored: donations are per graph and a report has
+/// no way to give them.
+[[nodiscard]] std::vector<DumpStats> reportFile(const std::string& path,
+                                                const CloneEliminationOptions& options);
+/// The same on text already read; `name` is what rows and errors call the file. The text is a
+/// structured trace when `name` ends in `.log` or its first line is a trace record.
+[[nodiscard]] std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
+                                                const CloneEliminationOptions& options);
+
+struct ReportOptions {
+  CloneEliminationOptions pass;
+  /// Worker threads; 0 means std::thread::hardware_concurrency().
+  unsigned jobs = 0;
+  /// Called after each file with (files done, files in all); from worker threads, but never
+  /// from two at once.
+  std::function<void(size_t, size_t)> progress;
+};
+
+struct Report {
+  std::vector<DumpStats> rows; ///< in input order, whatever the number of threads
+  DumpStats total;             ///< named "total"; its error is unset
+  size_t files = 0;            ///< inputs that are files (not paths that could not be listed)
+  size_t failed = 0;           ///< rows with an error
+};
+
+/// Runs reportFile on every input on `options.jobs` threads (largest files first, so that one
+/// big file does not finish last) and sums the rows.
+[[nodiscard]] Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options);
+
+/// The columns `--sort` takes: "file", "graphs", "nodes", "clones", "removed", "kept", every
+/// reason code, "bytes", "symbolic", "error".
+[[nodiscard]] std::vector<std::string_view> reportColumns();
+/// Orders rows by a column: numbers descending, file names and errors ascending (rows without
+/// an error last); ties keep input order. Errors name the unknown column.
+[[nodiscard]] Status sortRows(std::vector<DumpStats>& rows, std::string_view column);
+
+struct TableOptions {
+  /// Show only the first N rows (the total still counts every row); 0 shows all.
+  size_t top = 0;
+};
+/// The human table: one line per row, a total line, kept-reason columns only for the reasons
+/// that occur, bytes in binary units, errors last on their line.
+[[nodiscard]] std::string formatReportTable(const Report& report, const TableOptions& options);
+/// The same as one JSON document: {"files": [...], "total": {...}}, one file object per line.
+[[nodiscard]] std::string formatReportJson(const Report& report, const TableOptions& options);
+
+} // namespace declone

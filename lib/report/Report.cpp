@@ -1,0 +1,250 @@
+// Finding dumps under folders, running the pass on each on a pool of threads, summing.
+#include "declone/report/Report.h"
+
+#include "declone/io/Reader.h"
+#include "declone/report/TraceLog.h"
+#include "declone/support/File.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+namespace declone {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errorText(std::string_view path, std::string_view what, const std::error_code& ec) {
+  return Error{std::string(what) + ": " + ec.message()}.format(path);
+}
+
+/// Appends the dump files under `dir` (sorted) to `out`; folders that cannot be listed become
+/// inputs with an error, where they are met.
+void collectFolder(const fs::path& dir, std::vector<DumpInput>& out) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) {
+    out.push_back({dir.string(), errorText(dir.string(), "cannot list", ec)});
+    return;
+  }
+  // Files and sub-folders of one folder, visited in path order for a deterministic listing.
+  std::vector<std::pair<fs::path, bool>> entries;
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec)
+      break;
+    const fs::directory_entry& entry = *it;
+    std::error_code statusError;
+    // symlink_status: a link to a folder is not followed (it could make a cycle).
+    fs::file_status own = entry.symlink_status(statusError);
+    if (statusError)
+      continue;
+    if (fs::is_directory(own)) {
+      entries.emplace_back(entry.path(), true);
+    } else if (isDumpFileName(entry.path().filename().string())) {
+      fs::file_status target = entry.status(statusError);
+      if (!statusError && fs::is_regular_file(target))
+        entries.emplace_back(entry.path(), false);
+    }
+  }
+  // A listing that fails half-way is reported, and what was listed is still read.
+  if (ec)
+    out.push_back({dir.string(), errorText(dir.string(), "cannot list", ec)});
+  std::sort(entries.begin(), entries.end());
+  for (const auto& [path, isFolder] : entries) {
+    if (isFolder)
+      collectFolder(path, out);
+    else
+      out.push_back({path.string(), std::nullopt});
+  }
+}
+
+size_t countNodes(const GraphModule& module) {
+  size_t nodes = module.graph.size();
+  for (const auto& child : module.children)
+    nodes += countNodes(*child);
+  return nodes;
+}
+
+/// One row for one graph text. `located` moves a parse error's position to where the text came
+/// from; `errorFile` is the file the error names.
+template <class Locate>
+DumpStats reportGraphText(std::string name, std::string_view errorFile, std::string_view text,
+                          const CloneEliminationOptions& options, Locate&& located) {
+  DumpStats row;
+  row.name = std::move(name);
+  Result<std::unique_ptr<GraphFile>> file = readGraphFile(text);
+  if (!file.ok()) {
+    row.error = located(file.error()).format(errorFile);
+    return row;
+  }
+  CloneEliminationOptions passOptions = options;
+  passOptions.donated.clear();
+  for (auto& module : (*file)->modules) {
+    ++row.graphs;
+    row.nodes += countNodes(*module);
+    CloneEliminationResult result = eliminateClones(*module, passOptions);
+    row.clones += result.stats;
+  }
+  return row;
+}
+
+} // namespace
+
+size_t DumpStats::kept() const {
+  size_t kept = 0;
+  for (size_t count : clones.kept)
+    kept += count;
+  return kept;
+}
+
+DumpStats& DumpStats::operator+=(const DumpStats& other) {
+  graphs += other.graphs;
+  nodes += other.nodes;
+  clones += other.clones;
+  return *this;
+}
+
+bool isDumpFileName(std::string_view path) {
+  for (std::string_view extension : {".py", ".fx", ".txt", ".log"})
+    if (path.size() > extension.size() && path.ends_with(extension))
+      return true;
+  return false;
+}
+
+std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths) {
+  std::vector<DumpInput> inputs;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      inputs.push_back({path, std::nullopt}); // standard input
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      inputs.push_back(
+          {path, errorText(path, "cannot open",
+                           ec ? ec : std::make_error_code(std::errc::no_such_file_or_directory))});
+      continue;
+    }
+    if (fs::is_directory(status))
+      collectFolder(path, inputs);
+    else
+      inputs.push_back({path, std::nullopt}); // named explicitly: taken whatever its name
+  }
+  return inputs;
+}
+
+std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
+                                  const CloneEliminationOptions& options) {
+  auto same = [](const Error& error) { return error; };
+  if (!name.ends_with(".log") && !looksLikeTraceLog(text))
+    return {reportGraphText(std::string(name), name, text, options, same)};
+
+  std::vector<DumpStats> rows;
+  Result<TraceLog> log = splitTraceLog(text);
+  if (!log.ok()) {
+    DumpStats row;
+    row.name = std::string(name);
+    row.error = log.error().format(name);
+    rows.push_back(std::move(row));
+    return rows;
+  }
+  for (const TraceGraph& graph : log->graphs)
+    rows.push_back(reportGraphText(graph.displayName(name), name, graph.payload, options,
+                                   [&](const Error& error) { return graph.toLogPosition(error); }));
+  if (log->firstProblem) {
+    // One row for the lines that are not records, so that a damaged log still reports the
+    // graphs it holds but does not pass as read.
+    DumpStats row;
+    row.name = std::string(name);
+    row.error = log->firstProblem->format(name);
+    if (log->numProblems > 1)
+      *row.error += " (and " + std::to_string(log->numProblems - 1) + " more bad lines)";
+    rows.push_back(std::move(row));
+  } else if (log->graphs.empty()) {
+    DumpStats row; // a trace without graph payloads: read, nothing in it
+    row.name = std::string(name);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminationOptions& options) {
+  std::string name = path == "-" ? std::string("<stdin>") : path;
+  Result<std::string> text = readFile(path);
+  if (!text.ok()) {
+    DumpStats row;
+    row.name = name;
+    row.error = text.error().format(name);
+    return {row};
+  }
+  return reportText(name, *text, options);
+}
+
+Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options) {
+  const size_t count = inputs.size();
+  std::vector<std::vector<DumpStats>> results(count);
+  // Largest files first: with files of very different sizes, one big file started last would
+  // leave the other threads idle while it runs.
+  std::vector<std::pair<uintmax_t, size_t>> schedule;
+  schedule.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    std::error_code ec;
+    uintmax_t size =
+        inputs[i].error || inputs[i].path == "-" ? 0 : fs::file_size(inputs[i].path, ec);
+    schedule.emplace_back(ec ? 0 : size, i);
+  }
+  std::stable_sort(schedule.begin(), schedule.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+
+  std::atomic<size_t> next{0};
+  std::mutex progressMutex;
+  size_t done = 0;
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+      const DumpInput& input = inputs[schedule[k].second];
+      std::vector<DumpStats>& out = results[schedule[k].second];
+      if (input.error) {
+        DumpStats row;
+        row.name = input.path;
+        row.error = input.error;
+        out.push_back(std::move(row));
+      } else {
+        out = reportFile(input.path, options.pass);
+      }
+      std::lock_guard lock(progressMutex);
+      ++done;
+      if (options.progress)
+        options.progress(done, count);
+    }
+  };
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, count));
+  if (jobs <= 1) {
+    work();
+  } else {
+    std::vector<std::jthread> threads;
+    threads.reserve(jobs);
+    for (unsigned i = 0; i < jobs; ++i)
+      threads.emplace_back(work);
+  } // the jthreads join here
+
+  Report report;
+  report.total.name = "total";
+  for (size_t i = 0; i < count; ++i) {
+    if (!inputs[i].error)
+      ++report.files;
+    for (DumpStats& row : results[i]) {
+      if (row.error)
+        ++report.failed;
+      report.total += row;
+      report.rows.push_back(std::move(row));
+    }
+  }
+  return report;
+}
+
+} // namespace declone

@@ -1,0 +1,276 @@
+// The report's table and JSON forms, and ordering rows by a column.
+#include "declone/report/Report.h"
+#include "declone/support/Remark.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace declone {
+namespace {
+
+/// Columns that hold a count, in table order; `value` reads one from a row.
+struct NumericColumn {
+  std::string_view name;
+  uint64_t (*value)(const DumpStats&);
+};
+
+constexpr NumericColumn kLeadingColumns[] = {
+    {"graphs", [](const DumpStats& row) -> uint64_t { return row.graphs; }},
+    {"nodes", [](const DumpStats& row) -> uint64_t { return row.nodes; }},
+    {"clones", [](const DumpStats& row) -> uint64_t { return row.clones.clones; }},
+    {"removed", [](const DumpStats& row) -> uint64_t { return row.clones.removed; }},
+    {"kept", [](const DumpStats& row) -> uint64_t { return row.kept(); }},
+};
+constexpr NumericColumn kBytesColumn = {
+    "bytes", [](const DumpStats& row) -> uint64_t { return row.clones.bytesRemoved; }};
+constexpr NumericColumn kSymbolicColumn = {
+    "symbolic", [](const DumpStats& row) -> uint64_t { return row.clones.removedSymbolic; }};
+
+std::optional<NumericColumn> numericColumn(std::string_view name) {
+  for (const NumericColumn& column : kLeadingColumns)
+    if (column.name == name)
+      return column;
+  if (name == kBytesColumn.name)
+    return kBytesColumn;
+  if (name == kSymbolicColumn.name)
+    return kSymbolicColumn;
+  return std::nullopt;
+}
+
+std::optional<size_t> reasonIndex(std::string_view name) {
+  for (size_t i = 0; i < kNumKeepReasons; ++i)
+    if (reasonCode(static_cast<KeepReason>(i)) == name)
+      return i;
+  return std::nullopt;
+}
+
+/// `512 B`, `1.5 KiB`, `12.0 MiB`: sizes people read at a glance (JSON has the exact count).
+std::string formatBytes(uint64_t bytes) {
+  if (bytes < 1024)
+    return std::to_string(bytes) + " B";
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes) / 1024;
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+  return text;
+}
+
+size_t shownRows(const Report& report, const TableOptions& options) {
+  return options.top ? std::min(options.top, report.rows.size()) : report.rows.size();
+}
+
+/// The longest folder prefix (ending in '/') of the first `count` rows' names, when there are
+/// at least two rows.
+std::string_view commonFolder(const std::vector<DumpStats>& rows, size_t count) {
+  if (count < 2)
+    return {};
+  std::string_view prefix = rows[0].name;
+  for (size_t i = 1; i < count; ++i) {
+    std::string_view name = rows[i].name;
+    size_t same = 0;
+    while (same < prefix.size() && same < name.size() && prefix[same] == name[same])
+      ++same;
+    prefix = prefix.substr(0, same);
+  }
+  size_t slash = prefix.rfind('/');
+  // "/" alone says nothing; it only happens for absolute paths with nothing else in common.
+  return slash == std::string_view::npos || slash == 0 ? std::string_view()
+                                                       : prefix.substr(0, slash + 1);
+}
+
+void appendStatsJson(const DumpStats& row, std::string& out) {
+  out += "\"graphs\": " + std::to_string(row.graphs);
+  out += ", \"nodes\": " + std::to_string(row.nodes);
+  out += ", \"clones\": " + std::to_string(row.clones.clones);
+  out += ", \"removed\": " + std::to_string(row.clones.removed);
+  out += ", \"dead\": " + std::to_string(row.clones.dead);
+  out += ", \"kept\": " + std::to_string(row.kept());
+  out += ", \"kept_by_reason\": {";
+  for (size_t i = 0; i < kNumKeepReasons; ++i) {
+    if (i)
+      out += ", ";
+    appendJsonString(reasonCode(static_cast<KeepReason>(i)), out);
+    out += ": " + std::to_string(row.clones.kept[i]);
+  }
+  out += "}, \"bytes_removed\": " + std::to_string(row.clones.bytesRemoved);
+  out += ", \"removed_symbolic\": " + std::to_string(row.clones.removedSymbolic);
+}
+
+} // namespace
+
+std::vector<std::string_view> reportColumns() {
+  std::vector<std::string_view> columns = {"file"};
+  for (const NumericColumn& column : kLeadingColumns)
+    columns.push_back(column.name);
+  for (size_t i = 0; i < kNumKeepReasons; ++i)
+    columns.push_back(reasonCode(static_cast<KeepReason>(i)));
+  columns.push_back(kBytesColumn.name);
+  columns.push_back(kSymbolicColumn.name);
+  columns.push_back("error");
+  return columns;
+}
+
+Status sortRows(std::vector<DumpStats>& rows, std::string_view column) {
+  if (column == "file") {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const DumpStats& a, const DumpStats& b) { return a.name < b.name; });
+    return ok();
+  }
+  if (column == "error") {
+    // Rows with an error first, by message: `--sort error --top 10` lists what failed.
+    std::stable_sort(rows.begin(), rows.end(), [](const DumpStats& a, const DumpStats& b) {
+      if (a.error.has_value() != b.error.has_value())
+        return a.error.has_value();
+      return a.error && *a.error < *b.error;
+    });
+    return ok();
+  }
+  uint64_t (*value)(const DumpStats&) = nullptr;
+  std::optional<size_t> reason = reasonIndex(column);
+  if (std::optional<NumericColumn> numeric = numericColumn(column))
+    value = numeric->value;
+  else if (!reason) {
+    std::string known;
+    for (std::string_view name : reportColumns())
+      known += (known.empty() ? "" : ", ") + std::string(name);
+    return Error{"--sort: unknown column '" + std::string(column) + "' (one of " + known + ")"};
+  }
+  auto key = [&](const DumpStats& row) -> uint64_t {
+    return value ? value(row) : row.clones.kept[*reason];
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const DumpStats& a, const DumpStats& b) { return key(a) > key(b); });
+  return ok();
+}
+
+std::string formatReportTable(const Report& report, const TableOptions& options) {
+  // The columns: the fixed ones, a column per reason code that occurs, bytes, and the count of
+  // removed clones whose bytes are unknown when there are any.
+  struct Column {
+    std::string header;
+    std::string (*cell)(const DumpStats&, size_t);
+    size_t reason = 0;
+  };
+  std::vector<Column> columns;
+  for (const NumericColumn& numeric : kLeadingColumns)
+    columns.push_back({std::string(numeric.name), nullptr});
+  for (size_t i = 0; i < kNumKeepReasons; ++i)
+    if (report.total.clones.kept[i] != 0)
+      columns.push_back({std::string(reasonCode(static_cast<KeepReason>(i))),
+                         [](const DumpStats& row, size_t reason) {
+                           return std::to_string(row.clones.kept[reason]);
+                         },
+                         i});
+  columns.push_back({"bytes removed", [](const DumpStats& row, size_t) {
+                       return formatBytes(row.clones.bytesRemoved);
+                     }});
+  if (report.total.clones.removedSymbolic != 0)
+    columns.push_back({"symbolic", [](const DumpStats& row, size_t) {
+                         return std::to_string(row.clones.removedSymbolic);
+                       }});
+
+  size_t shown = shownRows(report, options);
+  std::vector<const DumpStats*> rows;
+  for (size_t i = 0; i < shown; ++i)
+    rows.push_back(&report.rows[i]);
+  rows.push_back(&report.total);
+
+  auto cell = [&](const DumpStats& row, size_t column) -> std::string {
+    if (row.error)
+      return "-";
+    if (column < std::size(kLeadingColumns))
+      return std::to_string(kLeadingColumns[column].value(row));
+    return columns[column].cell(row, columns[column].reason);
+  };
+  // Rows under one folder are shown relative to it, and the folder heads the column: a
+  // corpus path repeated on every line only pushes the numbers off the screen.
+  std::string_view prefix = commonFolder(report.rows, shown);
+  std::string nameHeader = prefix.empty() ? std::string("file") : std::string(prefix);
+  auto shortName = [&](const DumpStats& row) {
+    return &row == &report.total ? std::string_view(row.name)
+                                 : std::string_view(row.name).substr(prefix.size());
+  };
+  size_t nameWidth = nameHeader.size();
+  for (const DumpStats* row : rows)
+    nameWidth = std::max(nameWidth, shortName(*row).size());
+  std::vector<size_t> widths;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    size_t width = columns[c].header.size();
+    for (const DumpStats* row : rows)
+      width = std::max(width, cell(*row, c).size());
+    widths.push_back(width);
+  }
+
+  std::string out;
+  auto line = [&](std::string_view name, auto&& text, const std::string* trailing) {
+    std::string row(name);
+    row.resize(nameWidth, ' ');
+    for (size_t c = 0; c < columns.size(); ++c) {
+      std::string value = text(c);
+      row += "  " + std::string(widths[c] - std::min(widths[c], value.size()), ' ') + value;
+    }
+    if (trailing)
+      row += "  " + *trailing;
+    while (!row.empty() && row.back() == ' ')
+      row.pop_back();
+    out += row + '\n';
+  };
+  size_t ruleWidth = nameWidth;
+  for (size_t width : widths)
+    ruleWidth += 2 + width;
+  line(
+      nameHeader, [&](size_t c) { return columns[c].header; }, nullptr);
+  out += std::string(ruleWidth, '-') + '\n';
+  for (size_t i = 0; i < shown; ++i) {
+    const DumpStats& row = report.rows[i];
+    line(
+        shortName(row), [&](size_t c) { return cell(row, c); }, row.error ? &*row.error : nullptr);
+  }
+  out += std::string(ruleWidth, '-') + '\n';
+  line(
+      report.total.name, [&](size_t c) { return cell(report.total, c); }, nullptr);
+
+  out += std::to_string(report.files) + (report.files == 1 ? " file" : " files");
+  if (report.rows.size() != report.files)
+    out += ", " + std::to_string(report.rows.size()) + " rows";
+  if (report.failed)
+    out += "; " + std::to_string(report.failed) + " could not be read";
+  if (shown < report.rows.size())
+    out += "; showing " + std::to_string(shown) + " of " + std::to_string(report.rows.size()) +
+           " rows";
+  out += '\n';
+  return out;
+}
+
+std::string formatReportJson(const Report& report, const TableOptions& options) {
+  std::string out = "{\"files\": [";
+  size_t shown = shownRows(report, options);
+  for (size_t i = 0; i < shown; ++i) {
+    const DumpStats& row = report.rows[i];
+    out += i ? ",\n  {\"file\": " : "\n  {\"file\": ";
+    appendJsonString(row.name, out);
+    out += ", ";
+    appendStatsJson(row, out);
+    out += ", \"error\": ";
+    if (row.error)
+      appendJsonString(*row.error, out);
+    else
+      out += "null";
+    out += "}";
+  }
+  out += shown ? "\n],\n" : "],\n";
+  out += "\"total\": {\"files\": " + std::to_string(report.files);
+  out += ", \"rows\": " + std::to_string(report.rows.size());
+  out += ", \"errors\": " + std::to_string(report.failed) + ", ";
+  appendStatsJson(report.total, out);
+  out += "}}\n";
+  return out;
+}
+
+} // namespace declone

@@ -1,0 +1,35 @@
+# A corrupted copy of one dump among good ones: its row names the file, line and column of the
+# problem, the other rows are still reported, and the exit status is 2.
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: cp -r %corpus/grammar %t/grammar && chmod -R u+w %t
+# RUN: head -c 400 %corpus/grammar/nested_and_getattr.fx > %t/grammar/nested_truncated.fx
+# RUN: %expect-exit 2 %declone report %t -q | %FileCheck %s
+# CHECK: {{^}}channels_last_and_offset.fx 1 8 3
+# CHECK: {{^}}nested_and_getattr.fx 1 17
+# CHECK-NEXT: {{^}}nested_truncated.fx - - - {{.*}} {{.*}}/grammar/nested_truncated.fx:[[#]]:[[#]]: error: {{.+}}
+# CHECK-NEXT: {{^}}symbolic_max_min.fx 1
+# CHECK: {{^}}total 5 51 
+# CHECK-NEXT: {{^6 files; 1 could not be read$}}
+
+# Binary files, empty files, paths that do not exist: each a row with its error, never a crash.
+# RUN: head -c 3000 %declone > %t/grammar/binary.py
+# RUN: : > %t/grammar/empty.fx
+# RUN: %expect-exit 2 %declone report %t %t/missing.py -q | %FileCheck %s --check-prefix=BAD
+# BAD-DAG: grammar/binary.py - {{.*}}/grammar/binary.py:{{[0-9]+}}:{{[0-9]+}}: error:
+# BAD-DAG: grammar/empty.fx - {{.*}}/grammar/empty.fx:1:1: error: no graph found
+# BAD-DAG: missing.py - {{.*}}/missing.py: error: cannot open: No such file or directory
+# BAD: {{^8 files, 9 rows; 4 could not be read$}}
+
+# JSON carries the same errors, and the exit status is still 2.
+# RUN: %expect-exit 2 %declone report %t/grammar/empty.fx -q --json | %FileCheck %s --check-prefix=JSON
+# JSON: {"file": "{{.*}}/grammar/empty.fx", "graphs": 0, {{.*}}, "error": "{{.*}}/grammar/empty.fx:1:1: error: no graph found: expected 'class' or 'def forward'"}
+# JSON: "total": {"files": 1, "rows": 1, "errors": 1,
+
+# A folder with no dumps is not an error: an empty table and a warning.
+# RUN: mkdir -p %t/nothing-here && touch %t/nothing-here/notes.md
+# RUN: %declone report %t/nothing-here 2>&1 | %FileCheck %s --check-prefix=EMPTY
+# EMPTY: declone: warning: no graph dumps (*.py, *.fx, *.txt, *.log) found
+# EMPTY: {{^total }}
+# EMPTY: {{^0 files$}}
+def forward(self, x):
+    return (x,)
