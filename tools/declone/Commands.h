@@ -21,11 +21,24 @@ int runOpt(std::span<const std::string_view> args);
 int runAnalyze(std::span<const std::string_view> args);
 int runReport(std::span<const std::string_view> args);
 #ifdef DECLONE_HAVE_RUNTIME
+// Both live in the verify plugin (libdeclone-verify.so beside the executable, the only part
+// that links libtorch) and are loaded on first use; see VerifyPlugin.cpp.
 int runVerify(std::span<const std::string_view> args);
 /// For `opt --verify`: 0 when `after` verifies against `before`, else the exit status, with
 /// the difference or error reported.
 int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
                   const std::vector<std::vector<bool>>& donated);
+
+/// The plugin's C entry points, checked against kVerifyPluginAbi so that a plugin from another
+/// build is refused rather than called with other types.
+inline constexpr int kVerifyPluginAbi = 1;
+extern "C" {
+using VerifyPluginAbiFn = int();
+using VerifyMainFn = int(const std::string_view* args, size_t count);
+using VerifyRewriteFn = int(const GraphFile* before, const GraphFile* after,
+                            const std::string_view* name,
+                            const std::vector<std::vector<bool>>* donated);
+}
 #endif
 
 inline constexpr Command kCommands[] = {

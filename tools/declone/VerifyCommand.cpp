@@ -1,4 +1,5 @@
 // `declone verify BEFORE AFTER`: run both graphs with libtorch on the same inputs and compare.
+// Built as the verify plugin (libdeclone-verify.so), which the executable loads on first use.
 #include "ArgumentParser.h"
 #include "Commands.h"
 #include "Input.h"
@@ -103,3 +104,23 @@ int runVerify(std::span<const std::string_view> args) {
 }
 
 } // namespace declone::cli
+
+extern "C" {
+
+__attribute__((visibility("default"))) int declone_verify_plugin_abi() {
+  return declone::cli::kVerifyPluginAbi;
+}
+
+__attribute__((visibility("default"))) int declone_verify_main(const std::string_view* args,
+                                                               size_t count) {
+  return declone::cli::runVerify(std::span<const std::string_view>(args, count));
+}
+
+__attribute__((visibility("default"))) int
+declone_verify_rewrite(const declone::GraphFile* before, const declone::GraphFile* after,
+                       const std::string_view* name,
+                       const std::vector<std::vector<bool>>* donated) {
+  return declone::cli::verifyRewrite(*before, *after, *name, *donated);
+}
+
+} // extern "C"
