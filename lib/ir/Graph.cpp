@@ -87,10 +87,15 @@ Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
 
 Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation& type,
                                const Arg* defaultValue) {
-  // Placeholders stay ahead of every other node, as in FX.
-  Node* before = first_;
-  while (before && before->isPlaceholder())
-    before = before->next_;
+  // Placeholders stay ahead of every other node, as in FX. Readers add them first, so the
+  // usual case appends; walking from the front each time would be quadratic in the number of
+  // placeholders (a model's parameters).
+  Node* before = nullptr;
+  if (last_ && !last_->isPlaceholder()) {
+    before = first_;
+    while (before && before->isPlaceholder())
+      before = before->next_;
+  }
   Node* node = newNode(Node::Kind::Placeholder, name, before);
   node->type_ = type;
   node->defaultValue_ = defaultValue;

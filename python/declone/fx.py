@@ -31,6 +31,9 @@ for _name, _abbreviation in (("complex32", "c32"), ("uint16", "u16"), ("uint32",
     if hasattr(torch, _name):
         _DTYPE_ABBREVIATIONS[getattr(torch, _name)] = _abbreviation
 
+# What the pass counts as a clone (the default overload, or the packet FX may also record).
+_CLONES = (torch.ops.aten.clone.default, torch.ops.aten.clone)
+
 # Values of declone::MemoryFormat.
 _MEMORY_FORMATS = {torch.contiguous_format: 0, torch.preserve_format: 1,
                    torch.channels_last: 2, torch.channels_last_3d: 3}
@@ -98,6 +101,8 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
     placeholder. A remark's line is its node's line in ``dumps`` of the graph before."""
     graph = _graph_of(graph)
+    if not any(node.target in _CLONES for node in graph.nodes):
+        return []  # nothing to decide: skip converting the graph
     imported = _import(graph, True)
     remarks, removed = imported.eliminate_clones(list(donated_input_ids), mode)
     # Each decision was made on the graph as rewritten so far: replaying them in program order

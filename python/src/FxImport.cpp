@@ -2,6 +2,7 @@
 #include "FxImport.h"
 
 #include "declone/io/Reader.h"
+#include "declone/schema/Schema.h"
 
 #include <stdexcept>
 
@@ -49,11 +50,12 @@ py::handle ImportedGraph::fxNode(std::string_view name) const {
 }
 
 FxImporter::FxImporter(TorchTypes types)
-    : types_(std::move(types)), opName_("op"), nameName_("name"), targetName_("target"),
-      argsName_("args"), kwargsName_("kwargs"), metaName_("meta"), shapeName_("shape"),
-      strideName_("stride"), dtypeName_("dtype"), deviceName_("device"),
-      fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"), schemaName_("_schema"),
-      valKey_("val"), tensorMetaKey_("tensor_meta") {
+    : types_(std::move(types)),
+      liveSchemas_(std::make_shared<SchemaRegistry>(&SchemaRegistry::builtin())), opName_("op"),
+      nameName_("name"), targetName_("target"), argsName_("args"), kwargsName_("kwargs"),
+      metaName_("meta"), shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"),
+      deviceName_("device"), fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"),
+      schemaName_("_schema"), valKey_("val"), tensorMetaKey_("tensor_meta") {
   for (auto [dtype, abbreviation] : types_.dtypes)
     if (std::optional<DType> parsed = dtypeFromAbbreviation(utf8(abbreviation)))
       dtypes_.emplace(dtype.ptr(), *parsed);
@@ -61,6 +63,20 @@ FxImporter::FxImporter(TorchTypes types)
 
 std::string_view FxImporter::saveRepr(Context& context, py::handle value) {
   return context.save(utf8(py::repr(value)));
+}
+
+void FxImporter::learnSchema(py::handle op) {
+  if (!isInstance(op, types_.opTypes) || !py::hasattr(op, schemaName_))
+    return;
+  Result<OpSchema> schema = parseSchema(utf8(py::str(getattr(op, schemaName_))));
+  // A schema declone's parser cannot read leaves the op unknown, which is conservative.
+  if (!schema.ok() || schema->opNamespace.empty())
+    return;
+  const OpSchema* builtin =
+      SchemaRegistry::builtin().lookup(schema->opNamespace, schema->name, schema->overload);
+  if (builtin && builtin->toString() == schema->toString())
+    return;
+  liveSchemas_->add(std::move(schema).value());
 }
 
 const Target* FxImporter::functionTarget(ImportedGraph& imported, py::handle target) {
@@ -72,17 +88,13 @@ const Target* FxImporter::functionTarget(ImportedGraph& imported, py::handle tar
     TargetInfo info;
     info.spelling = py::str(types_.targetText(target));
     info.kind = info.spelling.starts_with("torch.ops.") ? Target::Kind::Op : Target::Kind::Function;
-    if (isInstance(target, types_.opTypes) && py::hasattr(target, schemaName_))
-      info.schema = py::str(getattr(target, schemaName_));
+    learnSchema(target);
     known = targets_
                 .emplace(target.ptr(), std::make_pair(py::reinterpret_borrow<py::object>(target),
                                                       std::move(info)))
                 .first;
   }
   const TargetInfo& info = known->second.second;
-  // A schema declone's parser cannot read leaves the op unknown, which is conservative.
-  if (!info.schema.empty())
-    (void)imported.schemas_.addSchema(info.schema);
   Context& context = *imported.file_->context;
   const Target* interned = context.target(info.kind, context.save(info.spelling));
   currentTargets_.emplace(target.ptr(), interned);
@@ -371,7 +383,7 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
 
 std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
                                                        TensorTypes tensorTypes) {
-  auto imported = std::make_unique<ImportedGraph>();
+  auto imported = std::make_unique<ImportedGraph>(liveSchemas_);
   Context& context = *imported->file_->context;
   auto module = std::make_unique<GraphModule>(context);
   module->className = "GraphModule";

@@ -32,19 +32,20 @@ struct TorchTypes {
 /// A live graph imported into a GraphFile, with what is needed to map results back.
 class ImportedGraph {
 public:
-  ImportedGraph() : file_(std::make_unique<GraphFile>()), schemas_(&SchemaRegistry::builtin()) {}
+  explicit ImportedGraph(std::shared_ptr<const SchemaRegistry> schemas)
+      : file_(std::make_unique<GraphFile>()), schemas_(std::move(schemas)) {}
 
   [[nodiscard]] GraphFile& file() { return *file_; }
   [[nodiscard]] GraphModule& module() { return *file_->modules.front(); }
-  /// The builtin registry with the schemas of the live graph's ops layered over it.
-  [[nodiscard]] const SchemaRegistry& schemas() const { return schemas_; }
+  /// The builtin registry with the schemas of the live ops layered over it.
+  [[nodiscard]] const SchemaRegistry& schemas() const { return *schemas_; }
   /// The fx node of a call node, by its name (names are unique within an FX graph).
   [[nodiscard]] py::handle fxNode(std::string_view name) const;
 
 private:
   friend class FxImporter;
   std::unique_ptr<GraphFile> file_;
-  SchemaRegistry schemas_;
+  std::shared_ptr<const SchemaRegistry> schemas_;
   /// Strong references keep the names' owners alive while the map is used.
   std::unordered_map<std::string_view, py::object> fxCalls_;
 };
@@ -77,12 +78,11 @@ private:
   struct TargetInfo {
     Target::Kind kind = Target::Kind::Function;
     std::string spelling; ///< "torch.ops.aten.clone.default", "operator.getitem"
-    /// str(op._schema) for operator overloads, empty otherwise.
-    std::string schema;
   };
 
   /// The target of a call_function node or an operator passed as a value, interned in the
-  /// graph being imported; an operator's schema joins the graph's registry the first time.
+  /// graph being imported. The first time an operator is seen, its schema joins liveSchemas_
+  /// unless the built-in registry has the same one.
   const Target* functionTarget(ImportedGraph& imported, py::handle target);
   Arg convertArg(ImportedGraph& imported, py::handle value, int depth);
   TypeAnnotation annotation(Context& context, py::handle meta);
@@ -98,7 +98,13 @@ private:
   /// str(tensor.device), saved in `context`.
   std::string_view deviceSpelling(Context& context, py::handle tensor);
 
+  /// Records op._schema where it differs from (or is missing in) the built-in registry.
+  void learnSchema(py::handle op);
+
   TorchTypes types_;
+  /// The built-in schemas with the live ops' layered over them, shared by every imported graph:
+  /// an op's schema is fixed for the life of the process, so each is parsed once.
+  std::shared_ptr<SchemaRegistry> liveSchemas_;
   /// Interned attribute names: PyObject_GetAttr with a ready str skips building one per call.
   py::str opName_, nameName_, targetName_, argsName_, kwargsName_, metaName_, shapeName_,
       strideName_, dtypeName_, deviceName_, fakeDeviceName_, storageOffsetName_, schemaName_,
