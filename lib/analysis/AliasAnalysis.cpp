@@ -33,7 +33,7 @@ AliasAnalysis::StorageId AliasAnalysis::newStorage(const Node* root) {
 
 AliasAnalysis::StorageId
 AliasAnalysis::storageFor(const OutputAlias& relation, const Node* value,
-                          const std::vector<NodeEffects::Access>& producerInputs) {
+                          std::span<const NodeEffects::Access> producerInputs) {
   switch (relation.kind) {
   case OutputAlias::Kind::NotTensor:
     return kNoStorage;
@@ -124,26 +124,19 @@ AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
   for (StorageId storage = 0; storage < infos_.size(); ++storage)
     infos_[storage].donated = infos_[storage].graphInput && allDonated[storage];
 
-  // 3. Events, grouped by storage in program order (a counting sort keeps it linear).
-  struct Pending {
-    StorageId storage;
-    Event event;
-  };
-  std::vector<Pending> pending;
-  pending.reserve(graph.orderBound() * 2);
+  // 3. Events, grouped by storage in program order: one pass counts them per storage, a second
+  // puts each in place (a counting sort without a temporary list of every event).
+  eventBegin_.assign(infos_.size() + 1, 0);
   for (const Node* node : graph) {
     if (node->kind() == Node::Kind::GetAttr) {
       StorageId storage = valueStorage_[node->order()];
       if (storage != kNoStorage)
         infos_[storage].attribute = true;
     }
-    const NodeEffects& nodeEffects = effects.effects(node);
+    NodeEffects nodeEffects = effects.effects(node);
     for (const NodeEffects::Access& access : nodeEffects.accesses) {
-      Event::Kind kind = node->isOutput() ? Event::Kind::Return
-                         : access.write   ? Event::Kind::Write
-                                          : Event::Kind::Read;
       forEachStorageOf(access.value, [&](StorageId storage) {
-        pending.push_back({storage, {node->order(), kind, node, access.value}});
+        ++eventBegin_[storage + 1];
         if (!nodeEffects.known && !infos_[storage].unknownToucher)
           infos_[storage].unknownToucher = node;
         if (node->isOutput())
@@ -151,14 +144,22 @@ AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
       });
     }
   }
-  eventBegin_.assign(infos_.size() + 1, 0);
-  for (const Pending& item : pending)
-    ++eventBegin_[item.storage + 1];
   std::partial_sum(eventBegin_.begin(), eventBegin_.end(), eventBegin_.begin());
-  events_.resize(pending.size());
+  events_.resize(eventBegin_.back());
   std::vector<uint32_t> cursor(eventBegin_.begin(), eventBegin_.end() - 1);
-  for (const Pending& item : pending)
-    events_[cursor[item.storage]++] = item.event;
+  for (const Node* node : graph) {
+    for (const NodeEffects::Access& access : effects.effects(node).accesses) {
+      Event::Kind kind = node->isOutput() ? Event::Kind::Return
+                         : access.write   ? Event::Kind::Write
+                                          : Event::Kind::Read;
+      forEachStorageOf(access.value, [&](StorageId storage) {
+        events_[cursor[storage]++] = {node->order(), kind, node, access.value};
+      });
+    }
+  }
+  // Only construction needs the union-find.
+  parent_ = {};
+  roots_ = {};
 }
 
 } // namespace declone

@@ -86,10 +86,16 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
     : registry_(schemas) {
   graph.numberNodes();
-  effects_.resize(graph.orderBound());
+  packed_.resize(graph.orderBound());
   schemas_.assign(graph.orderBound(), nullptr);
+  Scratch effects;
   for (const Node* node : graph) {
-    NodeEffects& effects = effects_[node->order()];
+    effects.known = true;
+    effects.unknownReason.clear();
+    effects.accesses.clear();
+    effects.result = {};
+    effects.outputs.clear();
+    effects.listOutput = false;
     bool symbolic = node->type().kind == TypeAnnotation::Kind::Sym;
     switch (node->kind()) {
     case Node::Kind::Placeholder:
@@ -109,7 +115,41 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
         effects.result.kind = OutputAlias::Kind::NotTensor;
       break;
     }
+    store(node, effects);
   }
+  // The pools grew by doubling; give back the slack.
+  accessPool_.shrink_to_fit();
+  outputPool_.shrink_to_fit();
+}
+
+void EffectAnalysis::store(const Node* node, Scratch& effects) {
+  Packed& packed = packed_[node->order()];
+  packed.resultKind = effects.result.kind;
+  packed.resultInput = effects.result.input;
+  packed.listOutput = effects.listOutput;
+  packed.accessBegin = static_cast<uint32_t>(accessPool_.size());
+  packed.accessCount = static_cast<uint32_t>(effects.accesses.size());
+  accessPool_.insert(accessPool_.end(), effects.accesses.begin(), effects.accesses.end());
+  packed.outputBegin = static_cast<uint32_t>(outputPool_.size());
+  packed.outputCount = static_cast<uint32_t>(effects.outputs.size());
+  outputPool_.insert(outputPool_.end(), effects.outputs.begin(), effects.outputs.end());
+  if (!effects.known) {
+    packed.reason = static_cast<uint32_t>(reasons_.size());
+    reasons_.push_back(std::move(effects.unknownReason));
+  }
+}
+
+NodeEffects EffectAnalysis::effects(const Node* node) const {
+  const Packed& packed = packed_[node->order()];
+  NodeEffects out;
+  out.known = packed.reason == Packed::kKnown;
+  if (!out.known)
+    out.unknownReason = reasons_[packed.reason];
+  out.accesses = {accessPool_.data() + packed.accessBegin, packed.accessCount};
+  out.result = {packed.resultKind, packed.resultInput};
+  out.outputs = {outputPool_.data() + packed.outputBegin, packed.outputCount};
+  out.listOutput = packed.listOutput;
+  return out;
 }
 
 const OpSchema* EffectAnalysis::lookupSchema(const Target& target) {
@@ -119,21 +159,16 @@ const OpSchema* EffectAnalysis::lookupSchema(const Target& target) {
   return it->second;
 }
 
-bool EffectAnalysis::isTensor(const Node* node) const {
-  const NodeEffects& effects = effects_[node->order()];
-  return effects.result.kind != OutputAlias::Kind::NotTensor || !effects.outputs.empty();
-}
-
 OutputAlias EffectAnalysis::output(const Node* node, size_t index) const {
-  const NodeEffects& effects = effects_[node->order()];
-  if (effects.listOutput)
-    return effects.outputs.front();
-  if (index < effects.outputs.size())
-    return effects.outputs[index];
+  const Packed& packed = packed_[node->order()];
+  if (packed.listOutput)
+    return outputPool_[packed.outputBegin];
+  if (index < packed.outputCount)
+    return outputPool_[packed.outputBegin + index];
   return {OutputAlias::Kind::Unknown, nullptr};
 }
 
-void EffectAnalysis::addAccess(NodeEffects& effects, const Node* value, bool write) {
+void EffectAnalysis::addAccess(Scratch& effects, const Node* value, bool write) {
   for (NodeEffects::Access& access : effects.accesses) {
     if (access.value == value) {
       access.write = access.write || write;
@@ -143,7 +178,7 @@ void EffectAnalysis::addAccess(NodeEffects& effects, const Node* value, bool wri
   effects.accesses.push_back({value, write});
 }
 
-void EffectAnalysis::makeUnknown(const Node* node, NodeEffects& effects, std::string reason) {
+void EffectAnalysis::makeUnknown(const Node* node, Scratch& effects, std::string reason) {
   effects.known = false;
   effects.unknownReason = std::move(reason);
   effects.accesses.clear();
@@ -156,7 +191,7 @@ void EffectAnalysis::makeUnknown(const Node* node, NodeEffects& effects, std::st
   effects.listOutput = true;
 }
 
-void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
+void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
   const Target& target = *node->target();
   switch (target.kind) {
   case Target::Kind::Op: {
@@ -211,7 +246,7 @@ void EffectAnalysis::analyzeCall(const Node* node, NodeEffects& effects) {
   }
 }
 
-void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, NodeEffects& effects) {
+void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, Scratch& effects) {
   // Which node fills each schema argument, for resolving return aliases.
   std::vector<const Arg*> bound(schema.arguments.size(), nullptr);
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
@@ -277,24 +312,24 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, Nod
     effects.outputs.push_back(relation(i));
 }
 
-void EffectAnalysis::analyzeGetItem(const Node* node, NodeEffects& effects) {
+void EffectAnalysis::analyzeGetItem(const Node* node, Scratch& effects) {
   std::span<const Arg> args = node->args();
   if (args.size() != 2 || !args[0].isNode())
     return makeUnknown(node, effects, "unexpected operator.getitem arguments");
   const Node* container = args[0].node();
-  const NodeEffects& source = effects_[container->order()];
+  const Packed& source = packed_[container->order()];
   // Tensor indices are read; the container itself is only taken apart.
   args[1].forEachNode([&](Node* input) {
     if (isTensor(input))
       addAccess(effects, input, false);
   });
-  if (!source.outputs.empty()) {
+  if (source.outputCount != 0) {
     if (args[1].kind != ArgKind::Int)
       return makeUnknown(node, effects, "getitem with a non-constant index");
     effects.result = output(container, static_cast<size_t>(args[1].integer));
     return;
   }
-  if (source.result.kind == OutputAlias::Kind::NotTensor) {
+  if (source.resultKind == OutputAlias::Kind::NotTensor) {
     effects.result.kind = OutputAlias::Kind::NotTensor;
     return;
   }

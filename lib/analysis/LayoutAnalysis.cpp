@@ -231,35 +231,90 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
 LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects)
     : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
   graph.numberNodes();
-  layouts_.resize(graph.orderBound());
+  memo_.assign(graph.orderBound(), kNotComputed);
   for (const Node* node : graph) {
-    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+    if (!isAtenOp(node, "clone") || node->args().empty() || !node->args()[0].isNode())
       continue;
-    const TensorType& type = *node->type().tensor;
-    Layout layout;
-    layout.dtype = type.dtype;
-    layout.device = type.device;
-    layout.sizes = type.sizes;
-    layout.strides = type.strides;
-    layout.storageOffset = type.storageOffset;
-    if (!layout.storageOffset)
-      layout.storageOffset = inferOffset(node, layout);
-    if (!layout.strides && isAtenOp(node, "clone") && !node->args().empty() &&
-        node->args()[0].isNode()) {
-      if (const Layout* input = this->layout(node->args()[0].node())) {
-        MemoryFormat format = MemoryFormat::Preserve;
-        if (const Arg* arg = node->kwarg("memory_format");
-            arg && arg->kind == ArgKind::MemoryFormat)
-          format = arg->memoryFormat();
-        if (std::optional<std::vector<SymExpr>> strides = cloneStrides(sym_, *input, format))
-          layout.strides = save(*strides);
-      }
-    }
-    layouts_[node->order()] = layout;
+    (void)layout(node);
+    (void)layout(node->args()[0].node());
   }
 }
 
-std::span<const SymExpr> LayoutAnalysis::save(const std::vector<SymExpr>& values) {
+const Layout* LayoutAnalysis::layout(const Node* node) const {
+  if (memo_[node->order()] == kNotComputed)
+    computeWithInputs(node);
+  return memoised(node);
+}
+
+void LayoutAnalysis::computeWithInputs(const Node* node) const {
+  // An explicit stack rather than recursion: a chain of views can be as long as the graph.
+  // Every dependency comes earlier in program order, so the stack only grows downwards.
+  std::vector<const Node*> stack{node};
+  while (!stack.empty()) {
+    const Node* next = stack.back();
+    if (memo_[next->order()] != kNotComputed) {
+      stack.pop_back();
+      continue;
+    }
+    computing_ = next;
+    missing_ = nullptr;
+    std::optional<Layout> result = compute(next);
+    computing_ = nullptr;
+    if (missing_) {
+      stack.push_back(missing_);
+      continue;
+    }
+    stack.pop_back();
+    if (result) {
+      layouts_.push_back(*result);
+      memo_[next->order()] = static_cast<uint32_t>(layouts_.size() - 1) + kFirstLayout;
+    } else {
+      memo_[next->order()] = kNoLayout;
+    }
+  }
+}
+
+const Layout* LayoutAnalysis::input(const Node* node) const {
+  // Layouts used to be computed eagerly in program order, when a value at or after the one
+  // being computed had none yet; keep that answer.
+  if (node->order() >= computing_->order())
+    return nullptr;
+  if (memo_[node->order()] == kNotComputed) {
+    if (!missing_)
+      missing_ = node;
+    return nullptr;
+  }
+  return memoised(node);
+}
+
+std::optional<Layout> LayoutAnalysis::compute(const Node* node) const {
+  if (node->type().kind != TypeAnnotation::Kind::Tensor)
+    return std::nullopt;
+  const TensorType& type = *node->type().tensor;
+  Layout layout;
+  layout.dtype = type.dtype;
+  layout.device = type.device;
+  layout.sizes = type.sizes;
+  layout.strides = type.strides;
+  layout.storageOffset = type.storageOffset;
+  if (!layout.storageOffset)
+    layout.storageOffset = inferOffset(node);
+  if (missing_)
+    return std::nullopt;
+  if (!layout.strides && isAtenOp(node, "clone") && !node->args().empty() &&
+      node->args()[0].isNode()) {
+    if (const Layout* source = input(node->args()[0].node())) {
+      MemoryFormat format = MemoryFormat::Preserve;
+      if (const Arg* arg = node->kwarg("memory_format"); arg && arg->kind == ArgKind::MemoryFormat)
+        format = arg->memoryFormat();
+      if (std::optional<std::vector<SymExpr>> strides = cloneStrides(sym_, *source, format))
+        layout.strides = save(*strides);
+    }
+  }
+  return layout;
+}
+
+std::span<const SymExpr> LayoutAnalysis::save(const std::vector<SymExpr>& values) const {
   std::span<SymExpr> out = graph_.context().allocate<SymExpr>(values.size());
   std::copy(values.begin(), values.end(), out.begin());
   return out;
@@ -278,7 +333,7 @@ std::optional<SymExpr> LayoutAnalysis::intArgument(const Node* node, size_t inde
   return std::nullopt;
 }
 
-std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node, const Layout&) const {
+std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node) const {
   switch (node->kind()) {
   case Node::Kind::Placeholder:
   case Node::Kind::GetAttr:
@@ -301,7 +356,7 @@ std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node, const Layou
     const OpSchema* schema = effects_.schema(node);
     // An in-place or out= op returns the very tensor it wrote.
     if (schema && schema->isMutable())
-      if (const Layout* input = layout(result.input))
+      if (const Layout* input = this->input(result.input))
         return input->storageOffset;
     return viewOffset(node);
   }
@@ -314,7 +369,7 @@ std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
   if (node->target()->kind != Target::Kind::Op || node->target()->opNamespace != "aten" ||
       node->args().empty() || !node->args()[0].isNode())
     return std::nullopt;
-  const Layout* input = layout(node->args()[0].node());
+  const Layout* input = this->input(node->args()[0].node());
   if (!input || !input->storageOffset)
     return std::nullopt;
   std::string_view name = node->target()->opName;
@@ -391,7 +446,7 @@ std::optional<SymExpr> LayoutAnalysis::functionalizedElementOffset(const Node* p
     const Arg* argument = producer->kwarg(schema->arguments[i].name);
     if (!argument || !argument->isNode())
       return std::nullopt;
-    const Layout* layout = this->layout(argument->node());
+    const Layout* layout = this->input(argument->node());
     return layout ? layout->storageOffset : std::nullopt;
   }
   return std::nullopt;
@@ -411,7 +466,7 @@ std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) c
       producer->target()->opNamespace != "aten" || producer->args().empty() ||
       !producer->args()[0].isNode())
     return std::nullopt;
-  const Layout* input = layout(producer->args()[0].node());
+  const Layout* input = this->input(producer->args()[0].node());
   if (!input || !input->storageOffset)
     return std::nullopt;
   std::string_view name = producer->target()->opName;

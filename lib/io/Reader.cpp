@@ -85,9 +85,11 @@ size_t countLines(std::string_view text) {
   size_t count = 1;
   const char* at = text.data();
   const char* end = at + text.size();
-  while (const void* found = std::memchr(at, '\n', static_cast<size_t>(end - at))) {
+  // memchr must not see the null data() of an empty view, even with length 0.
+  while (at != end &&
+         (at = static_cast<const char*>(std::memchr(at, '\n', static_cast<size_t>(end - at))))) {
     ++count;
-    at = static_cast<const char*>(found) + 1;
+    ++at;
   }
   return count;
 }
@@ -1243,7 +1245,9 @@ namespace {
 /// Parses the text already saved in (or adopted by) the file's Context.
 Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
                                               std::string_view source) {
-  if (const void* nul = std::memchr(source.data(), '\0', source.size())) {
+  // An empty view may have a null data(), which memchr must not see even with length 0.
+  const void* nul = source.empty() ? nullptr : std::memchr(source.data(), '\0', source.size());
+  if (nul) {
     size_t at = static_cast<size_t>(static_cast<const char*>(nul) - source.data());
     uint32_t line = 1, column = 1;
     for (size_t i = 0; i < at; ++i) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <set>
+#include <unordered_map>
 
 namespace declone::detail {
 namespace {
@@ -79,31 +80,19 @@ public:
                  const SchemaRegistry& schemas, CloneEliminationResult& result)
       : graph_(graph), effects_(graph, schemas), alias_(graph, effects_, options.donated),
         layouts_(graph, effects_), log_(graph, result) {
-    states_.resize(alias_.numStorages());
     parent_.resize(alias_.numStorages());
+    for (StorageId id = 0; id < alias_.numStorages(); ++id)
+      parent_[id] = id;
     // The writes of every storage, grouped by storage in one array that is not resized again
     // (the states view into it).
-    std::vector<uint32_t> writesBegin(alias_.numStorages() + 1, 0);
+    writesBegin_.assign(alias_.numStorages() + 1, 0);
     for (StorageId id = 0; id < alias_.numStorages(); ++id) {
-      writesBegin[id] = static_cast<uint32_t>(writes_.size());
+      writesBegin_[id] = static_cast<uint32_t>(writes_.size());
       for (const Event& event : alias_.events(id))
         if (event.kind == Event::Kind::Write)
           writes_.push_back(event);
     }
-    writesBegin[alias_.numStorages()] = static_cast<uint32_t>(writes_.size());
-    for (StorageId id = 0; id < alias_.numStorages(); ++id) {
-      const AliasAnalysis::StorageInfo& info = alias_.info(id);
-      StorageState& state = states_[id];
-      state.events = EventSet(alias_.events(id));
-      state.writes = EventSet(std::span<const Event>(writes_.data() + writesBegin[id],
-                                                     writes_.data() + writesBegin[id + 1]));
-      state.root = info.root;
-      state.unknownToucher = info.unknownToucher;
-      state.observedByCaller = alias_.isObservedByCaller(id);
-      state.graphInput = info.graphInput;
-      state.returned = info.returned;
-      parent_[id] = id;
-    }
+    writesBegin_[alias_.numStorages()] = static_cast<uint32_t>(writes_.size());
   }
 
   void run() {
@@ -123,6 +112,24 @@ private:
     }
     return id;
   }
+  /// The state of a storage, made from the analysis on first use: only the storages of clones
+  /// and their sources ever need one, so a state per storage would mostly be wasted.
+  StorageState& state(StorageId id) {
+    auto [it, inserted] = states_.try_emplace(id);
+    if (inserted) {
+      const AliasAnalysis::StorageInfo& info = alias_.info(id);
+      StorageState& state = it->second;
+      state.events = EventSet(alias_.events(id));
+      state.writes = EventSet(std::span<const Event>(writes_.data() + writesBegin_[id],
+                                                     writes_.data() + writesBegin_[id + 1]));
+      state.root = info.root;
+      state.unknownToucher = info.unknownToucher;
+      state.observedByCaller = alias_.isObservedByCaller(id);
+      state.graphInput = info.graphInput;
+      state.returned = info.returned;
+    }
+    return it->second;
+  }
   StorageId storage(const Node* node) {
     StorageId id = alias_.storageOf(node);
     return id == AliasAnalysis::kNoStorage ? id : find(id);
@@ -138,8 +145,10 @@ private:
   AliasAnalysis alias_;
   LayoutAnalysis layouts_;
   DecisionLog log_;
-  std::vector<Event> writes_; ///< what the states' write sets view
-  std::vector<StorageState> states_;
+  std::vector<Event> writes_;         ///< what the states' write sets view
+  std::vector<uint32_t> writesBegin_; ///< by storage: where its writes start in writes_
+  /// By root storage; node-based, so references stay valid as states are added.
+  std::unordered_map<StorageId, StorageState> states_;
   std::vector<StorageId> parent_;
 };
 
@@ -156,8 +165,8 @@ std::string SafeEliminator::describeEvent(const Event& event) const {
 }
 
 void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
-  StorageState& into = states_[source];
-  StorageState& from = states_[clone];
+  StorageState& into = state(source);
+  StorageState& from = state(clone);
   into.events.absorb(std::move(from.events));
   into.writes.absorb(std::move(from.writes));
   if (!into.unknownToucher)
@@ -166,6 +175,8 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
   into.graphInput = into.graphInput || from.graphInput;
   into.returned = into.returned || from.returned;
   parent_[clone] = source;
+  // `clone` is no longer a root: no decision will look its state up again.
+  states_.erase(clone);
 }
 
 void SafeEliminator::decide(Node* clone) {
@@ -188,17 +199,17 @@ void SafeEliminator::decide(Node* clone) {
     return log_.keep(clone, KeepReason::UnknownEffects,
                      "cannot tell the storages of " + std::string(clone->name()) + " and " +
                          std::string(source->name()) + " apart");
-  const StorageState& cloneState = states_[cloneStorage];
-  const StorageState& sourceState = states_[sourceStorage];
+  const StorageState& cloneState = state(cloneStorage);
+  const StorageState& sourceState = state(sourceStorage);
 
   // 2. Ops without a usable schema may do anything to either storage.
   for (const StorageState* state : {&sourceState, &cloneState}) {
     if (const Node* toucher = state->unknownToucher) {
-      const std::string& why = effects_.effects(toucher).unknownReason;
+      std::string_view why = effects_.effects(toucher).unknownReason;
       return log_.keep(clone, KeepReason::UnknownEffects,
                        describe(toucher) + " touches " +
                            std::string(state == &cloneState ? clone->name() : source->name()) +
-                           (why.empty() ? "" : ": " + why));
+                           (why.empty() ? "" : ": " + std::string(why)));
     }
   }
 

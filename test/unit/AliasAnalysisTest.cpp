@@ -36,9 +36,7 @@ protected:
   AliasAnalysis::StorageId storage(std::string_view name) {
     return alias_->storageOf(findNode(*graph_, name));
   }
-  const NodeEffects& effects(std::string_view name) {
-    return effects_->effects(findNode(*graph_, name));
-  }
+  NodeEffects effects(std::string_view name) { return effects_->effects(findNode(*graph_, name)); }
   /// "Read relu, Write add_, ..." for the events of a storage.
   std::string eventsOf(std::string_view name) {
     std::string out;

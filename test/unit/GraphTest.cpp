@@ -47,6 +47,24 @@ TEST(Graph, ReplaceAllUsesThenEraseRewritesTextAndFreeLists) {
 )FX");
 }
 
+TEST(Graph, PlaceholdersStayFirstWhetherAppendedOrAddedLater) {
+  auto file = parseOrFail(kChain);
+  Graph& graph = firstGraph(*file);
+  // Added after calls: goes after the existing placeholder, before the first call.
+  Node* late = graph.createPlaceholder("late", TypeAnnotation());
+  EXPECT_EQ(late->prev(), findNode(graph, "x"));
+  EXPECT_EQ(late->next(), findNode(graph, "clone"));
+
+  // Appended to a graph of placeholders only (how readers build them): in order, at the end.
+  Context context;
+  Graph fresh(context);
+  Node* a = fresh.createPlaceholder("a", TypeAnnotation());
+  Node* b = fresh.createPlaceholder("b", TypeAnnotation());
+  EXPECT_EQ(fresh.front(), a);
+  EXPECT_EQ(fresh.back(), b);
+  EXPECT_EQ(fresh.placeholders(), (std::vector<Node*>{a, b}));
+}
+
 TEST(Graph, ErasedNodePassesItsCommentToAnUncommentedSuccessor) {
   auto file = parseOrFail(R"FX(def forward(self, x: "f32[4][1]cpu"):
     # File: a.py:1 in f, code: y = x.clone().relu()

@@ -232,6 +232,15 @@ std::string deeplyNested(size_t depth) {
 
 class ReaderErrors : public ::testing::TestWithParam<BadInput> {};
 
+// Regression: an empty view's data() may be null, and the NUL and line scans passed it to
+// memchr (undefined behaviour the fuzzers' UBSan caught).
+TEST(Reader, EmptyViewWithoutData) {
+  Result<std::unique_ptr<GraphFile>> file = readGraphFile(std::string_view());
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.error().line, 1u);
+  EXPECT_NE(file.error().message.find("no graph found"), std::string::npos) << file.error().message;
+}
+
 TEST_P(ReaderErrors, ReportsLineAndColumn) {
   const BadInput& input = GetParam();
   auto file = readGraphFile(input.text);

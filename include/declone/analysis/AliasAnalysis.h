@@ -58,7 +58,7 @@ private:
   StorageId newStorage(const Node* root);
   /// The storage of `value`, related to its producer's inputs by `relation`.
   StorageId storageFor(const OutputAlias& relation, const Node* value,
-                       const std::vector<NodeEffects::Access>& producerInputs);
+                       std::span<const NodeEffects::Access> producerInputs);
   StorageId slotStorage(const Node* container, size_t index, const Node* getitem);
   /// Calls fn for the value's own storage and, for a tuple taken apart by getitem, for the
   /// storages of its elements.

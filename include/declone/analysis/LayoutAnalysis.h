@@ -3,6 +3,8 @@
 
 #include "declone/analysis/Effects.h"
 
+#include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,16 +26,18 @@ struct Layout {
 /// `f32[4, 3][3, 1]cpu@0`, with `?` for what is unknown.
 [[nodiscard]] std::string formatLayout(const SymContext& sym, const Layout& layout);
 
-/// Read-only after construction.
+/// Layouts are computed on first query and memoised: the passes need them only for clones,
+/// their sources and the views behind those, so most values never get one. Queries fill the
+/// memo, so one instance must not be used from several threads at once.
 class LayoutAnalysis {
 public:
+  /// Computes the layouts of every clone and of its source up front, while the graph is as it
+  /// was given: clone elimination rewrites uses as it goes, and layouts must not see that.
   LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects);
 
-  /// nullptr when the value has no tensor annotation.
-  [[nodiscard]] const Layout* layout(const Node* node) const {
-    const std::optional<Layout>& layout = layouts_[node->order()];
-    return layout ? &*layout : nullptr;
-  }
+  /// nullptr when the value has no tensor annotation. Values queried only after the graph has
+  /// changed (other than clones and their sources) are inferred from the graph as it is then.
+  [[nodiscard]] const Layout* layout(const Node* node) const;
 
   /// The strides `clone(input, memory_format=format)` produces, or nullopt when they cannot be
   /// decided (unknown or symbolic non-dense input strides). Exposed for tests.
@@ -46,18 +50,38 @@ public:
                            std::span<const SymExpr> strides);
 
 private:
-  std::optional<SymExpr> inferOffset(const Node* node, const Layout& layout) const;
+  /// memo_ entries: not computed yet, computed as "no layout", or index + kFirstLayout into
+  /// layouts_.
+  static constexpr uint32_t kNotComputed = 0;
+  static constexpr uint32_t kNoLayout = 1;
+  static constexpr uint32_t kFirstLayout = 2;
+
+  [[nodiscard]] const Layout* memoised(const Node* node) const {
+    uint32_t entry = memo_[node->order()];
+    return entry >= kFirstLayout ? &layouts_[entry - kFirstLayout] : nullptr;
+  }
+  /// Computes and memoises `node`'s layout and, first, those it depends on.
+  void computeWithInputs(const Node* node) const;
+  /// One layout, assuming those it depends on are memoised; if one is not, records it in
+  /// missing_ and the result is discarded.
+  std::optional<Layout> compute(const Node* node) const;
+  /// The layout of a value the layout being computed depends on.
+  const Layout* input(const Node* node) const;
+  std::optional<SymExpr> inferOffset(const Node* node) const;
   std::optional<SymExpr> viewOffset(const Node* node) const;
   std::optional<SymExpr> splitElementOffset(const Node* getitem) const;
   std::optional<SymExpr> functionalizedElementOffset(const Node* producer, int64_t index) const;
   std::optional<SymExpr> intArgument(const Node* node, size_t index, std::string_view name,
                                      std::optional<int64_t> fallback) const;
-  std::span<const SymExpr> save(const std::vector<SymExpr>& values);
+  std::span<const SymExpr> save(const std::vector<SymExpr>& values) const;
 
   const Graph& graph_;
   const EffectAnalysis& effects_;
   SymContext& sym_;
-  std::vector<std::optional<Layout>> layouts_;
+  mutable std::vector<uint32_t> memo_; ///< by Node::order()
+  mutable std::deque<Layout> layouts_; ///< a deque: handed-out pointers must stay valid
+  mutable const Node* computing_ = nullptr;
+  mutable const Node* missing_ = nullptr;
 };
 
 } // namespace declone
