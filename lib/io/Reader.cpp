@@ -711,6 +711,7 @@ bool Reader::readFlattenLine(Graph& graph,
 bool Reader::readNodeStatement(Graph& graph) {
   Token name = cur_;
   uint32_t line = cur_.line;
+  names_.prefetch(name.text);
   advance();
   TypeAnnotation type;
   if (is(Tok::Colon)) {
