@@ -19,11 +19,15 @@ public:
   [[nodiscard]] const TypeAnnotation* find(std::string_view spelling) const {
     if (slots_.empty())
       return nullptr;
+    size_t h = hash(spelling);
     size_t mask = slots_.size() - 1;
-    for (size_t i = hash(spelling) & mask;; i = (i + 1) & mask) {
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot& slot = slots_[i];
       if (slot.index == kEmpty)
         return nullptr;
+      // The tag settles most mismatches without touching the annotation (a cache miss).
+      if (slot.tag != tag(h))
+        continue;
       const TypeAnnotation& type = types_[slot.index];
       if (type.spelling == spelling)
         return &type;
@@ -41,17 +45,20 @@ public:
 private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
   struct Slot {
+    uint32_t tag = 0; ///< high bits of the spelling's hash
     uint32_t index = kEmpty;
   };
 
   static size_t hash(std::string_view text) { return std::hash<std::string_view>()(text); }
+  static uint32_t tag(size_t hash) { return static_cast<uint32_t>(hash >> 32); }
 
   void place(std::string_view spelling, uint32_t index) {
+    size_t h = hash(spelling);
     size_t mask = slots_.size() - 1;
-    size_t i = hash(spelling) & mask;
+    size_t i = h & mask;
     while (slots_[i].index != kEmpty)
       i = (i + 1) & mask;
-    slots_[i].index = index;
+    slots_[i] = Slot{tag(h), index};
   }
 
   void grow() {

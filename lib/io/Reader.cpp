@@ -574,7 +574,7 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
       Node* node = graph.createPlaceholder(parameter.name, parameter.type, parameter.defaultValue);
       node->setLine(parameter.line);
       node->setTrailingComment(parameter.comment);
-      names_.insert(node->name(), node);
+      names_.insert(node);
     }
     format.pytreeParameters = {};
     return true;
@@ -703,7 +703,7 @@ bool Reader::readFlattenLine(Graph& graph,
     Node* node =
         graph.createPlaceholder(name.text, stub == stubs.end() ? TypeAnnotation() : stub->second);
     node->setLine(name.line);
-    names_.insert(node->name(), node);
+    names_.insert(node);
   }
   return true;
 }
@@ -728,7 +728,7 @@ bool Reader::readNodeStatement(Graph& graph) {
     return false;
   Node* node = graph.back();
   node->setLeadingTrivia(trivia);
-  names_.insert(node->name(), node);
+  names_.insert(node);
   if (is(Tok::Semicolon)) {
     advance();
     bool freesSelf = false;
