@@ -95,13 +95,15 @@ def cli_end_to_end(build, sizes):
     return rows
 
 
-def peers(build, blocks):
+def peers(build, blocks, models):
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
     rows = []
-    for count in blocks:
+    for i, count in enumerate(blocks):
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             command = ["/usr/bin/python3", os.path.join(HERE, "python", "clone_pass_bench.py"),
                        "--blocks", str(count), "--repeats", "5", "--json", out.name]
+            if models and i == len(blocks) - 1:
+                command.append("--models")
             print("$", " ".join(command[1:]), file=sys.stderr)
             subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
             rows += json.load(open(out.name))
@@ -233,7 +235,8 @@ def write_markdown(out, rows, sizes, cli, peer_rows, context, machine_text, imag
     if peer_rows:
         lines += ["", "## Peers on live torch.fx graphs (CPU ms, best of 5)", "",
                   "make_fx (fake mode) traces of a stack of blocks with the clone patterns "
-                  "vLLM's pass meets (bench/python/clone_pass_bench.py). *Python vLLM* is a "
+                  "vLLM's pass meets, and of torchvision training graphs (forward and backward) "
+                  "(bench/python/clone_pass_bench.py). *Python vLLM* is a "
                   "restatement of vLLM's UnsafeCloneEliminationPass "
                   "(bench/python/vllm_reference.py); *declone* is `declone.fx.eliminate_clones`:"
                   " importing the live graph, the C++ pass, and replaying the removals on the "
@@ -248,6 +251,9 @@ def write_markdown(out, rows, sizes, cli, peer_rows, context, machine_text, imag
                 f"{r['python_ms']:.1f} | {r['declone_vllm_ms']:.1f} | {r['vllm_ratio']:.2f} | "
                 f"{r['declone_safe_ms']:.1f} | {r['safe_ratio']:.2f} | {fmt(r['import_ms'], '.1f')}"
                 f" | {fmt(r['core_ms'], '.1f')} |")
+    notes = os.path.join(HERE, "performance_notes.md")
+    if os.path.exists(notes):  # the analysis people write; the tables above are regenerated
+        lines += ["", open(notes).read().rstrip()]
     lines.append("")
     with open(out, "w") as f:
         f.write("\n".join(lines))
@@ -274,7 +280,7 @@ def main():
     rows, context = google_benchmarks(args.build, args.quick)
     cli = cli_end_to_end(args.build, sizes)
     blocks = [int(b) for b in args.peer_blocks.split(",") if b]
-    peer_rows = peers(args.build, blocks[:1] if args.quick else blocks)
+    peer_rows = peers(args.build, blocks[:1] if args.quick else blocks, not args.quick)
     image_dir = os.path.join(os.path.dirname(args.out), "images")
     os.makedirs(image_dir, exist_ok=True)
     image = os.path.join(image_dir, "performance.png")

@@ -152,7 +152,16 @@ void FxImporter::annotateForCloneElimination(Graph& graph) {
   for (auto& [node, meta] : deferred_) {
     if (!consulted[node->order()])
       continue;
-    node->setType(annotation(context, meta));
+    // A clone's input comes first in program order, so it is annotated by now. Its sizes,
+    // dtype and device are the clone's, read from a live tensor (so with a known offset).
+    const TensorType* cloneOf = nullptr;
+    if (node->isCall() && node->target()->isOp("aten", "clone") && !node->args().empty() &&
+        node->args()[0].isNode()) {
+      const TypeAnnotation& input = node->args()[0].node()->type();
+      if (input.kind == TypeAnnotation::Kind::Tensor && input.tensor->storageOffset)
+        cloneOf = input.tensor;
+    }
+    node->setType(annotation(context, meta, cloneOf));
     const TypeAnnotation& type = node->type();
     if (type.kind == TypeAnnotation::Kind::Tensor && !type.tensor->storageOffset)
       offsetsKnown = false;
@@ -188,7 +197,23 @@ std::string_view FxImporter::deviceSpelling(Context& context, py::handle tensor)
   return context.save(lastDeviceSpelling_);
 }
 
-TypeAnnotation FxImporter::annotation(Context& context, py::handle meta) {
+bool FxImporter::appendSymValues(Context& context, py::handle values, std::vector<SymExpr>& out) {
+  // torch.Size and stride tuples are tuples: index them rather than make an iterator.
+  if (PyTuple_Check(values.ptr())) {
+    Py_ssize_t size = PyTuple_GET_SIZE(values.ptr());
+    for (Py_ssize_t i = 0; i < size; ++i)
+      if (!appendSymValue(context, PyTuple_GET_ITEM(values.ptr(), i), out))
+        return false;
+    return true;
+  }
+  for (py::handle value : values)
+    if (!appendSymValue(context, value, out))
+      return false;
+  return true;
+}
+
+TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
+                                      const TensorType* cloneOf) {
   TypeAnnotation none;
   if (!PyDict_Check(meta.ptr()))
     return none;
@@ -218,40 +243,47 @@ TypeAnnotation FxImporter::annotation(Context& context, py::handle meta) {
     return sym;
   }
 
-  auto dtype = dtypes_.find(getattr(value, dtypeName_).ptr());
-  if (dtype == dtypes_.end())
-    return none;
   TensorType tensor;
-  tensor.dtype = dtype->second;
   scratch_.clear();
-  for (py::handle size : getattr(value, shapeName_))
-    if (!appendSymValue(context, size, scratch_))
+  if (isTensor && cloneOf) {
+    // aten.clone keeps its input's dtype, sizes and device; only the layout may differ.
+    tensor.dtype = cloneOf->dtype;
+    scratch_.assign(cloneOf->sizes.begin(), cloneOf->sizes.end());
+  } else {
+    auto dtype = dtypes_.find(getattr(value, dtypeName_).ptr());
+    if (dtype == dtypes_.end())
       return none;
+    tensor.dtype = dtype->second;
+    if (!appendSymValues(context, getattr(value, shapeName_), scratch_))
+      return none;
+  }
   size_t rank = scratch_.size();
   // A tensor has a stride() method; TensorMetadata has a stride field (a tuple).
-  py::object stride = getattr(value, strideName_);
-  if (PyCallable_Check(stride.ptr())) {
-    PyObject* strides = PyObject_CallNoArgs(stride.ptr());
+  py::object stride;
+  if (isTensor) {
+    PyObject* strides = PyObject_CallMethodNoArgs(value.ptr(), strideName_.ptr());
     if (!strides) { // e.g. a sparse tensor, which has no strides
       PyErr_Clear();
       return none;
     }
     stride = py::reinterpret_steal<py::object>(strides);
+  } else {
+    stride = getattr(value, strideName_);
   }
   if (!stride.is_none()) {
-    for (py::handle step : stride)
-      if (!appendSymValue(context, step, scratch_))
-        return none;
-    if (scratch_.size() != 2 * rank)
+    if (!appendSymValues(context, stride, scratch_) || scratch_.size() != 2 * rank)
       return none;
   }
   if (isTensor) {
-    tensor.device = deviceSpelling(context, value);
-    std::vector<SymExpr> offset;
-    if (!appendSymValue(context, getattr(value, storageOffsetName_)(), offset))
+    tensor.device = cloneOf ? cloneOf->device : deviceSpelling(context, value);
+    PyObject* offset = PyObject_CallMethodNoArgs(value.ptr(), storageOffsetName_.ptr());
+    if (!offset)
+      throw py::error_already_set();
+    if (!appendSymValue(context, py::reinterpret_steal<py::object>(offset), scratch_))
       return none;
     // Known, even when 0 (which the writer leaves unprinted): nothing need be inferred.
-    tensor.storageOffset = offset.front();
+    tensor.storageOffset = scratch_.back();
+    scratch_.pop_back();
   }
   std::span<SymExpr> fields = context.allocate<SymExpr>(scratch_.size());
   std::copy(scratch_.begin(), scratch_.end(), fields.begin());

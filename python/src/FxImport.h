@@ -85,7 +85,10 @@ private:
   /// unless the built-in registry has the same one.
   const Target* functionTarget(ImportedGraph& imported, py::handle target);
   Arg convertArg(ImportedGraph& imported, py::handle value, int depth);
-  TypeAnnotation annotation(Context& context, py::handle meta);
+  /// `cloneOf`: for a clone whose input's annotation is known (from a live tensor), that
+  /// annotation, whose dtype, sizes and device the clone shares; only its strides and offset
+  /// are read.
+  TypeAnnotation annotation(Context& context, py::handle meta, const TensorType* cloneOf = nullptr);
   /// Whether annotation(meta) would read a tensor's metadata (as opposed to a SymInt or
   /// nothing): a cheap look at what `meta` holds.
   bool holdsTensor(py::handle meta);
@@ -94,6 +97,8 @@ private:
   /// Appends the Python value of one size, stride or offset (int or SymInt) as a SymExpr;
   /// false if it cannot be read.
   bool appendSymValue(Context& context, py::handle value, std::vector<SymExpr>& out);
+  /// appendSymValue for each element of a tuple or other iterable.
+  bool appendSymValues(Context& context, py::handle values, std::vector<SymExpr>& out);
   std::string_view saveRepr(Context& context, py::handle value);
   /// str(tensor.device), saved in `context`.
   std::string_view deviceSpelling(Context& context, py::handle tensor);
