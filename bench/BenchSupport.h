@@ -4,6 +4,7 @@
 #include "GraphGenerator.h"
 
 #include <benchmark/benchmark.h>
+#include <initializer_list>
 #include <memory>
 
 namespace declone::bench {
@@ -41,6 +42,28 @@ inline void reportThroughput(benchmark::State& state, const LazyGraphText& input
   state.counters["time/node"] = benchmark::Counter(
       iterations * nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["nodes"] = nodes;
+}
+
+/// A benchmark body run on the generated input of one size.
+using BenchBody = void (*)(benchmark::State&, LazyGraphText&);
+struct NamedBench {
+  const char* name;
+  BenchBody body;
+};
+
+/// Registers NAME/N (in milliseconds) for every body and every size in kBenchSizes. The bodies of
+/// one size share its input, generated on first use, so a filtered-out size costs nothing.
+/// Returns true, for a namespace-scope `const bool kRegistered = registerForEachSize(...)`.
+inline bool registerForEachSize(std::initializer_list<NamedBench> benches) {
+  for (size_t nodes : kBenchSizes) {
+    std::shared_ptr<LazyGraphText> input = sharedInput(nodes);
+    for (const NamedBench& bench : benches)
+      benchmark::RegisterBenchmark(
+          bench.name, [input, body = bench.body](benchmark::State& state) { body(state, *input); })
+          ->Arg(static_cast<int64_t>(nodes))
+          ->Unit(benchmark::kMillisecond);
+  }
+  return true;
 }
 
 } // namespace declone::bench

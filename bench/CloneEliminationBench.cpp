@@ -43,21 +43,17 @@ void benchEliminate(benchmark::State& state, LazyGraphText& input, CloneEliminat
   state.counters["removed"] = static_cast<double>(removed);
 }
 
-bool registerBenchmarks() {
-  for (size_t nodes : declone::bench::kBenchSizes) {
-    auto input = declone::bench::sharedInput(nodes);
-    for (auto [name, mode] : {std::pair{"BM_EliminateClones/safe", CloneEliminationMode::Safe},
-                              std::pair{"BM_EliminateClones/vllm", CloneEliminationMode::Vllm}}) {
-      benchmark::RegisterBenchmark(
-          name,
-          [input, mode = mode](benchmark::State& state) { benchEliminate(state, *input, mode); })
-          ->Arg(static_cast<int64_t>(nodes))
-          ->Unit(benchmark::kMillisecond);
-    }
-  }
-  return true;
+void benchSafe(benchmark::State& state, LazyGraphText& input) {
+  benchEliminate(state, input, CloneEliminationMode::Safe);
 }
 
-[[maybe_unused]] const bool kRegistered = registerBenchmarks();
+void benchVllm(benchmark::State& state, LazyGraphText& input) {
+  benchEliminate(state, input, CloneEliminationMode::Vllm);
+}
+
+[[maybe_unused]] const bool kRegistered = declone::bench::registerForEachSize({
+    {"BM_EliminateClones/safe", benchSafe},
+    {"BM_EliminateClones/vllm", benchVllm},
+});
 
 } // namespace

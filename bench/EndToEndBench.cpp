@@ -110,22 +110,10 @@ void benchOptEndToEnd(benchmark::State& state, LazyGraphText& input) {
   state.counters["output MB"] = static_cast<double>(outputSize) / 1e6;
 }
 
-bool registerBenchmarks() {
-  for (size_t nodes : declone::bench::kBenchSizes) {
-    auto input = declone::bench::sharedInput(nodes);
-    auto add = [&](const char* name, void (*body)(benchmark::State&, LazyGraphText&)) {
-      benchmark::RegisterBenchmark(name,
-                                   [input, body](benchmark::State& state) { body(state, *input); })
-          ->Arg(static_cast<int64_t>(nodes))
-          ->Unit(benchmark::kMillisecond);
-    };
-    add("BM_Scan", benchScan);
-    add("BM_AliasAnalysis", benchAliasAnalysis);
-    add("BM_OptEndToEnd", benchOptEndToEnd);
-  }
-  return true;
-}
-
-[[maybe_unused]] const bool kRegistered = registerBenchmarks();
+[[maybe_unused]] const bool kRegistered = declone::bench::registerForEachSize({
+    {"BM_Scan", benchScan},
+    {"BM_AliasAnalysis", benchAliasAnalysis},
+    {"BM_OptEndToEnd", benchOptEndToEnd},
+});
 
 } // namespace

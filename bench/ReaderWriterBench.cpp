@@ -61,24 +61,10 @@ void benchRoundTrip(benchmark::State& state, LazyGraphText& input) {
   reportThroughput(state, input);
 }
 
-/// Registers BM_Read/N, BM_Write/N and BM_RoundTrip/N. Each size's text is owned by the three
-/// closures that share it and generated on first use, so a filtered-out size costs nothing.
-bool registerBenchmarks() {
-  for (size_t nodes : declone::bench::kBenchSizes) {
-    auto input = declone::bench::sharedInput(nodes);
-    auto add = [&](const char* name, void (*body)(benchmark::State&, LazyGraphText&)) {
-      benchmark::RegisterBenchmark(name,
-                                   [input, body](benchmark::State& state) { body(state, *input); })
-          ->Arg(static_cast<int64_t>(nodes))
-          ->Unit(benchmark::kMillisecond);
-    };
-    add("BM_Read", benchRead);
-    add("BM_Write", benchWrite);
-    add("BM_RoundTrip", benchRoundTrip);
-  }
-  return true;
-}
-
-[[maybe_unused]] const bool kRegistered = registerBenchmarks();
+[[maybe_unused]] const bool kRegistered = declone::bench::registerForEachSize({
+    {"BM_Read", benchRead},
+    {"BM_Write", benchWrite},
+    {"BM_RoundTrip", benchRoundTrip},
+});
 
 } // namespace
