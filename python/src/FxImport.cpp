@@ -414,7 +414,7 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
 }
 
 std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
-                                                       TensorTypes tensorTypes) {
+                                                       TensorAnnotations annotations) {
   auto imported = std::make_unique<ImportedGraph>(liveSchemas_);
   Context& context = *imported->file_->context;
   auto module = std::make_unique<GraphModule>(context);
@@ -427,7 +427,7 @@ std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
   nodes_.clear();
   deferred_.clear();
   currentTargets_.clear();
-  bool deferTensors = tensorTypes == TensorTypes::ForCloneElimination;
+  bool deferTensors = annotations == TensorAnnotations::ForCloneElimination;
 
   // dumps prints `class ...:` (line 1), `def forward(self, PLACEHOLDERS):` (line 2), then one
   // line per node.

@@ -56,7 +56,7 @@ public:
   explicit FxImporter(TorchTypes types);
 
   /// Which tensor annotations an import reads.
-  enum class TensorTypes : uint8_t {
+  enum class TensorAnnotations : uint8_t {
     All,
     /// Only those clone elimination consults: of clones and their inputs (and of calls to
     /// Python functions, whose results are tensors only if annotated so). Reading a FakeTensor's
@@ -72,7 +72,7 @@ public:
   /// out, which only makes the analyses more conservative. Each node's line is the line it has
   /// in the text `dumps` writes, so remarks point into that text.
   [[nodiscard]] std::unique_ptr<ImportedGraph> importGraph(py::handle graph,
-                                                           TensorTypes tensorTypes);
+                                                           TensorAnnotations annotations);
 
 private:
   struct TargetInfo {
@@ -92,7 +92,7 @@ private:
   /// Whether annotation(meta) would read a tensor's metadata (as opposed to a SymInt or
   /// nothing): a cheap look at what `meta` holds.
   bool holdsTensor(py::handle meta);
-  /// Annotates the deferred tensors that clone elimination consults (see TensorTypes).
+  /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations).
   void annotateForCloneElimination(Graph& graph);
   /// Appends the Python value of one size, stride or offset (int or SymInt) as a SymExpr;
   /// false if it cannot be read.

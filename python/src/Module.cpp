@@ -142,8 +142,8 @@ PYBIND11_MODULE(_declone, module) {
           "import_graph",
           [](FxImporter& self, py::handle graph, bool forCloneElimination) {
             return self.importGraph(graph, forCloneElimination
-                                               ? FxImporter::TensorTypes::ForCloneElimination
-                                               : FxImporter::TensorTypes::All);
+                                               ? FxImporter::TensorAnnotations::ForCloneElimination
+                                               : FxImporter::TensorAnnotations::All);
           },
           py::arg("graph"), py::arg("for_clone_elimination") = false,
           "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
