@@ -333,11 +333,11 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
     return out;
   }
   if (isInstance(value, types_.nodeType)) {
-    auto found = nodes_.find(object);
-    if (found == nodes_.end())
+    Node* found = nodes_.find(object);
+    if (!found)
       throw std::invalid_argument("node '" + std::string(utf8(getattr(value, nameName_))) +
                                   "' is used before it is defined");
-    return graph.nodeArg(found->second);
+    return graph.nodeArg(found);
   }
   bool isList = PyList_Check(object);
   if (isList || PyTuple_Check(object)) {
@@ -483,7 +483,7 @@ std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
       }
       node->setLine(line++);
     }
-    nodes_.emplace(fxNode.ptr(), node);
+    nodes_.insert(fxNode.ptr(), node);
     if (defer)
       deferred_.emplace_back(node, std::move(meta));
   }

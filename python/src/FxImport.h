@@ -120,7 +120,53 @@ private:
   /// The same targets interned in the current graph's Context (each graph has its own).
   std::unordered_map<PyObject*, const Target*> currentTargets_;
   std::unordered_map<PyObject*, DType> dtypes_;
-  std::unordered_map<PyObject*, Node*> nodes_;
+  /// The current import's fx nodes (by identity) and their IR nodes: open addressing over one
+  /// array, as std::unordered_map's allocation per entry cost more than the lookup.
+  class NodeMap {
+  public:
+    void clear() {
+      slots_.assign(1024, Slot());
+      size_ = 0;
+    }
+    [[nodiscard]] Node* find(PyObject* key) const {
+      size_t mask = slots_.size() - 1;
+      for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+        if (slots_[i].key == key)
+          return slots_[i].node;
+        if (!slots_[i].key)
+          return nullptr;
+      }
+    }
+    void insert(PyObject* key, Node* node) {
+      if ((size_ + 1) * 2 > slots_.size()) {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(old.size() * 2, Slot());
+        size_ = 0;
+        for (const Slot& slot : old)
+          if (slot.key)
+            insert(slot.key, slot.node);
+      }
+      size_t mask = slots_.size() - 1;
+      size_t i = hash(key) & mask;
+      while (slots_[i].key && slots_[i].key != key)
+        i = (i + 1) & mask;
+      size_ += slots_[i].key ? 0 : 1;
+      slots_[i] = Slot{key, node};
+    }
+
+  private:
+    struct Slot {
+      PyObject* key = nullptr;
+      Node* node = nullptr;
+    };
+    static size_t hash(PyObject* key) {
+      // Objects are 16-byte aligned: drop the zero bits, then mix (Fibonacci hashing).
+      return (reinterpret_cast<uintptr_t>(key) >> 4) * 0x9E3779B97F4A7C15ull >> 16;
+    }
+    std::vector<Slot> slots_ = std::vector<Slot>(1024);
+    size_t size_ = 0;
+  };
+  NodeMap nodes_;
   /// Nodes of the current import whose tensor annotation was put off, with their meta dicts.
   std::vector<std::pair<Node*, py::object>> deferred_;
   std::vector<SymExpr> scratch_;
