@@ -83,8 +83,9 @@ AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
     const NodeEffects& nodeEffects = effects.effects(node);
     if (node->isPlaceholder())
       placeholders.push_back(node);
-    if (node->isCall() && node->target()->isOperator("getitem") &&
-        !effects.effects(node->args()[0].node()).outputs.empty() &&
+    // `False[1]` parses too: only a getitem of a node's element is an element's storage.
+    if (node->isCall() && node->target()->isOperator("getitem") && node->args().size() == 2 &&
+        node->args()[0].isNode() && !effects.effects(node->args()[0].node()).outputs.empty() &&
         node->args()[1].kind == ArgKind::Int) {
       valueStorage_[node->order()] =
           slotStorage(node->args()[0].node(), static_cast<size_t>(node->args()[1].integer), node);

@@ -345,8 +345,8 @@ std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node) const {
   }
   if (isAtenOp(node, "clone"))
     return SymExpr::constant(0);
-  if (node->target()->isOperator("getitem") && node->args()[0].isNode() &&
-      !effects_.effects(node->args()[0].node()).outputs.empty())
+  if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
+      node->args()[0].isNode() && !effects_.effects(node->args()[0].node()).outputs.empty())
     return splitElementOffset(node);
   const OutputAlias& result = effects_.effects(node).result;
   switch (result.kind) {
