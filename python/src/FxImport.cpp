@@ -1,7 +1,6 @@
 // Builds declone's C++ graph straight from a live torch.fx.Graph, without going through text.
 #include "FxImport.h"
 
-#include "declone/io/Reader.h"
 #include "declone/schema/Schema.h"
 
 #include <stdexcept>
@@ -121,20 +120,25 @@ bool FxImporter::appendSymValue(Context& context, py::handle value, std::vector<
   return true;
 }
 
-bool FxImporter::holdsTensor(py::handle meta) {
+FxImporter::MetaValue FxImporter::metaValue(py::handle meta) {
   if (!PyDict_Check(meta.ptr()))
-    return false;
+    return {};
   PyObject* val = PyDict_GetItemWithError(meta.ptr(), valKey_.ptr());
   if (!val && PyErr_Occurred())
     throw py::error_already_set();
   if (val && isInstance(val, types_.tensorType))
-    return true;
-  if (val && isInstance(val, types_.symTypes))
-    return false;
+    return {val, MetaValue::Kind::Tensor};
   PyObject* tensorMeta = PyDict_GetItemWithError(meta.ptr(), tensorMetaKey_.ptr());
   if (!tensorMeta && PyErr_Occurred())
     throw py::error_already_set();
-  return tensorMeta != nullptr;
+  auto describesTensor = [&](py::handle value) {
+    return py::hasattr(value, shapeName_) && py::hasattr(value, dtypeName_);
+  };
+  if (tensorMeta && describesTensor(tensorMeta))
+    return {tensorMeta, MetaValue::Kind::TensorMetadata};
+  if (!val)
+    return {};
+  return {val, describesTensor(val) ? MetaValue::Kind::TensorMetadata : MetaValue::Kind::Other};
 }
 
 void FxImporter::annotateForCloneElimination(Graph& graph) {
@@ -215,23 +219,11 @@ bool FxImporter::appendSymValues(Context& context, py::handle values, std::vecto
 TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
                                       const TensorType* cloneOf) {
   TypeAnnotation none;
-  if (!PyDict_Check(meta.ptr()))
+  auto [value, kind] = metaValue(meta);
+  if (kind == MetaValue::Kind::None)
     return none;
-  PyObject* val = PyDict_GetItemWithError(meta.ptr(), valKey_.ptr());
-  if (!val && PyErr_Occurred())
-    throw py::error_already_set();
-  py::handle value(val);
-  bool isTensor = val && isInstance(value, types_.tensorType);
-  if (!isTensor) {
-    PyObject* tensorMeta = PyDict_GetItemWithError(meta.ptr(), tensorMetaKey_.ptr());
-    if (!tensorMeta && PyErr_Occurred())
-      throw py::error_already_set();
-    if (tensorMeta && py::hasattr(tensorMeta, shapeName_) && py::hasattr(tensorMeta, dtypeName_))
-      value = tensorMeta;
-  }
-  if (!value)
-    return none;
-  if (!isTensor && !(py::hasattr(value, shapeName_) && py::hasattr(value, dtypeName_))) {
+  bool isTensor = kind == MetaValue::Kind::Tensor;
+  if (kind == MetaValue::Kind::Other) {
     if (!isInstance(value, types_.symTypes))
       return none;
     Result<SymExpr> parsed = context.sym().parse(utf8(py::str(value)));
@@ -439,7 +431,7 @@ std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
     std::string_view name = context.save(utf8(getattr(fxNode, nameName_)));
     py::object args = getattr(fxNode, argsName_);
     py::object meta = getattr(fxNode, metaName_);
-    bool defer = deferTensors && holdsTensor(meta);
+    bool defer = deferTensors && metaValue(meta).holdsTensor();
     auto type = [&] { return defer ? TypeAnnotation() : annotation(context, meta); };
     Node* node = nullptr;
     if (op == "placeholder") {

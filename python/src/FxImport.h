@@ -89,9 +89,18 @@ private:
   /// annotation, whose dtype, sizes and device the clone shares; only its strides and offset
   /// are read.
   TypeAnnotation annotation(Context& context, py::handle meta, const TensorType* cloneOf = nullptr);
-  /// Whether annotation(meta) would read a tensor's metadata (as opposed to a SymInt or
-  /// nothing): a cheap look at what `meta` holds.
-  bool holdsTensor(py::handle meta);
+  /// What a node's meta dict says of its value: `meta["val"]` if it is a tensor, else
+  /// `meta["tensor_meta"]` (or a val) with a shape and a dtype, else the val (a SymInt, a list,
+  /// ...). annotation() reads what this finds; the partial import defers the tensors.
+  struct MetaValue {
+    enum class Kind : uint8_t { None, Tensor, TensorMetadata, Other };
+    py::handle value;
+    Kind kind = Kind::None;
+    [[nodiscard]] bool holdsTensor() const {
+      return kind == Kind::Tensor || kind == Kind::TensorMetadata;
+    }
+  };
+  MetaValue metaValue(py::handle meta);
   /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations).
   void annotateForCloneElimination(Graph& graph);
   /// Appends the Python value of one size, stride or offset (int or SymInt) as a SymExpr;

@@ -1,7 +1,6 @@
 // The _declone extension: the C++ graph, the clone-elimination pass and its remarks, for
 // declone.fx. Links no libtorch: torch's types arrive as objects from declone.fx.
 #include "FxImport.h"
-#include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
 
@@ -36,25 +35,18 @@ std::vector<bool> donatedMask(const declone::Graph& graph, const std::vector<int
   return mask;
 }
 
-/// Runs the pass on `module` and returns its remarks.
-std::vector<declone::Remark> runPass(declone::GraphModule& module,
-                                     const declone::SchemaRegistry& schemas,
-                                     const std::vector<int64_t>& donated, const std::string& mode) {
-  declone::CloneEliminationOptions options;
-  options.mode = parseMode(mode);
-  options.schemas = &schemas;
-  options.donated = donatedMask(module.graph, donated);
-  return declone::eliminateClones(module, options).remarks;
-}
-
 /// Runs the pass on an imported live graph. Returns the remarks and the fx nodes of the removed
 /// clones in program order; replaying `replace_all_uses_with(node.args[0])` and `erase_node` on
 /// them in that order rewrites the live graph as the pass rewrote the C++ one, because each
 /// decision was made on the graph as rewritten so far.
 py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& donated,
                           const std::string& mode) {
+  declone::CloneEliminationOptions options;
+  options.mode = parseMode(mode);
+  options.schemas = &imported.schemas();
+  options.donated = donatedMask(imported.module().graph, donated);
   std::vector<declone::Remark> remarks =
-      runPass(imported.module(), imported.schemas(), donated, mode);
+      declone::eliminateClones(imported.module(), options).remarks;
   py::list removed;
   for (const declone::Remark& remark : remarks)
     if (remark.decision == declone::Remark::Decision::Removed) {
@@ -64,28 +56,6 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
       removed.append(node);
     }
   return py::make_tuple(py::cast(std::move(remarks)), removed);
-}
-
-/// Parses graph text, runs the pass on its first graph with `schemas` layered over the
-/// built-ins, and returns the remarks (the path the CLI takes, for comparisons).
-std::vector<declone::Remark> eliminateClonesInText(const std::string& text,
-                                                   const std::vector<int64_t>& donated,
-                                                   const std::string& mode,
-                                                   const std::vector<std::string>& schemas) {
-  auto file = declone::readGraphFile(text);
-  if (!file.ok())
-    throw std::invalid_argument(file.error().format("<text>"));
-  declone::SchemaRegistry registry(&declone::SchemaRegistry::builtin());
-  for (const std::string& schema : schemas)
-    (void)registry.addSchema(schema); // one the parser cannot read leaves the op conservative
-  return runPass(*(*file)->modules.front(), registry, donated, mode);
-}
-
-std::string printText(const std::string& text) {
-  auto file = declone::readGraphFile(text);
-  if (!file.ok())
-    throw std::invalid_argument(file.error().format("<text>"));
-  return declone::writeGraphFile(**file);
 }
 
 } // namespace
@@ -149,10 +119,4 @@ PYBIND11_MODULE(_declone, module) {
           "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
           "meta['tensor_meta']. for_clone_elimination reads only the tensor annotations the "
           "pass consults, and the text of such a graph lacks the others.");
-
-  module.def("eliminate_clones_in_text", &eliminateClonesInText, py::arg("text"),
-             py::arg("donated"), py::arg("mode"), py::arg("schemas"),
-             "Runs clone elimination on graph text; returns the remarks.");
-  module.def("print_text", &printText, py::arg("text"),
-             "Parse graph text and write it back in canonical form.");
 }
