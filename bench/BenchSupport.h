@@ -2,6 +2,7 @@
 #pragma once
 
 #include "GraphGenerator.h"
+#include "declone/io/Reader.h"
 
 #include <benchmark/benchmark.h>
 #include <initializer_list>
@@ -29,6 +30,18 @@ inline bool prepare(benchmark::State& state, LazyGraphText& input) {
     return false;
   }
   return true;
+}
+
+/// prepare(), then the input parsed once outside any timing; nullptr if the run must be skipped.
+inline std::unique_ptr<GraphFile> prepareParsed(benchmark::State& state, LazyGraphText& input) {
+  if (!prepare(state, input))
+    return nullptr;
+  Result<std::unique_ptr<GraphFile>> file = readGraphFile(input.text());
+  if (!file.ok()) {
+    state.SkipWithError(file.error().format("<generated>").c_str());
+    return nullptr;
+  }
+  return std::move(file).value();
 }
 
 /// Throughput counters: bytes/s of the input text (MB/s in the report), nodes/s, and time/node

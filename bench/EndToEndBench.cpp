@@ -50,14 +50,10 @@ void benchScan(benchmark::State& state, LazyGraphText& input) {
 
 /// Effects and alias analysis on a parsed graph; bytes/node is what the two analyses hold.
 void benchAliasAnalysis(benchmark::State& state, LazyGraphText& input) {
-  if (!prepare(state, input))
+  std::unique_ptr<declone::GraphFile> file = declone::bench::prepareParsed(state, input);
+  if (!file)
     return;
-  auto file = declone::readGraphFile(input.text());
-  if (!file.ok()) {
-    state.SkipWithError(file.error().format("<generated>").c_str());
-    return;
-  }
-  const declone::Graph& graph = (*file)->modules.front()->graph;
+  const declone::Graph& graph = file->modules.front()->graph;
   const declone::SchemaRegistry& schemas = declone::SchemaRegistry::builtin();
   std::vector<bool> donated;
   size_t bytes = 0;

@@ -76,6 +76,9 @@ def google_benchmarks(build, quick):
 def cli_end_to_end(build, sizes):
     declone = os.path.join(build, "bin", "declone")
     generate = os.path.join(build, "bin", "declone-generate")
+    # The process's own footprint, whatever the graph: measured once.
+    baseline = run(["/usr/bin/time", "-f", "%e %M", declone, "print", "--help"])
+    base_kb = int(baseline.stderr.strip().splitlines()[-1].split()[1])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
@@ -88,8 +91,6 @@ def cli_end_to_end(build, sizes):
                               "/dev/null"])
                 wall, kb = result.stderr.strip().splitlines()[-1].split()
                 best_wall, peak_kb = min(best_wall, float(wall)), max(peak_kb, int(kb))
-            baseline = run(["/usr/bin/time", "-f", "%e %M", declone, "print", "--help"])
-            base_kb = int(baseline.stderr.strip().splitlines()[-1].split()[1])
             rows.append({"size": size, "bytes": file_bytes, "wall": best_wall,
                          "rss_bytes": peak_kb * 1024, "base_rss_bytes": base_kb * 1024})
     return rows
