@@ -28,17 +28,18 @@ public:
       // The tag settles most mismatches without touching the annotation (a cache miss).
       if (slot.tag != tag(h))
         continue;
-      const TypeAnnotation& type = types_[slot.index];
-      if (type.spelling == spelling)
-        return &type;
+      const TypeAnnotation* type = types_[slot.index];
+      if (type->spelling == spelling)
+        return type;
     }
   }
 
-  /// Remembers `type` under its spelling, which must point into text that outlives the cache.
-  void insert(const TypeAnnotation& type) {
+  /// Remembers `type` under its spelling. Both must outlive the cache: nodes share the
+  /// annotation rather than copy it (arena storage; the spelling points into the source).
+  void insert(const TypeAnnotation* type) {
     if ((types_.size() + 1) * 2 > slots_.size())
       grow();
-    place(type.spelling, static_cast<uint32_t>(types_.size()));
+    place(type->spelling, static_cast<uint32_t>(types_.size()));
     types_.push_back(type);
   }
 
@@ -64,11 +65,11 @@ private:
   void grow() {
     slots_.assign(std::max<size_t>(64, slots_.size() * 2), Slot());
     for (uint32_t i = 0; i < types_.size(); ++i)
-      place(types_[i].spelling, i);
+      place(types_[i]->spelling, i);
   }
 
   std::vector<Slot> slots_;
-  std::vector<TypeAnnotation> types_;
+  std::vector<const TypeAnnotation*> types_;
 };
 
 } // namespace declone::io

@@ -37,7 +37,7 @@ struct Line {
 /// A parameter of `def forward(self, ...)`, before we know whether it is a placeholder.
 struct Parameter {
   std::string_view name;
-  TypeAnnotation type;
+  const TypeAnnotation* type = nullptr;
   const Arg* defaultValue = nullptr;
   std::string_view comment;
   uint32_t line = 0;
@@ -183,15 +183,16 @@ private:
   bool readForward(const Line& line, GraphModule& module);
   bool readSignature(Graph& graph, std::vector<Parameter>& parameters);
   bool readBody(Graph& graph, const Line& defLine, std::vector<Parameter>& parameters);
-  bool readStubLine(std::unordered_map<std::string_view, TypeAnnotation>& stubs);
+  bool readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
   bool readFlattenLine(Graph& graph,
-                       const std::unordered_map<std::string_view, TypeAnnotation>& stubs);
+                       const std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
   bool readNodeStatement(Graph& graph);
   bool readReturn(Graph& graph);
   void detectFreeConvention(Graph& graph);
   bool readFreeList(std::string_view self, bool& freesSelf);
-  bool readAnnotation(TypeAnnotation& type);
-  bool readRhs(Graph& graph, std::string_view name, const TypeAnnotation& type, uint32_t line);
+  /// Sets `type` to the annotation shared by every node spelled the same way.
+  bool readAnnotation(const TypeAnnotation*& type);
+  bool readRhs(Graph& graph, std::string_view name, const TypeAnnotation* type, uint32_t line);
 
   // --- Values ---------------------------------------------------------------------------
   bool readValue(Arg& out, unsigned depth);
@@ -520,23 +521,21 @@ bool Reader::readSignature(Graph& graph, std::vector<Parameter>& parameters) {
   return finishStatement(nullptr);
 }
 
-bool Reader::readAnnotation(TypeAnnotation& type) {
+bool Reader::readAnnotation(const TypeAnnotation*& type) {
   if (is(Tok::String)) {
     std::string_view quoted = cur_.text;
     if (quoted.size() >= 2 && quoted.find('\\') == std::string_view::npos) {
       std::string_view spelling = quoted.substr(1, quoted.size() - 2);
-      if (const TypeAnnotation* known = annotations_.find(spelling)) {
-        type = *known;
-      } else {
+      type = annotations_.find(spelling);
+      if (!type) {
         Result<TypeAnnotation> parsed = parseTypeAnnotation(context_, spelling);
         if (!parsed.ok())
           return fail("malformed annotation: " + parsed.error().message, cur_.line,
                       cur_.column + parsed.error().column);
-        type = *parsed;
-        type.spelling = spelling;
+        parsed->spelling = spelling;
+        type = context_.create<TypeAnnotation>(*parsed);
         annotations_.insert(type);
       }
-      type.spelling = spelling;
       advance();
       return true;
     }
@@ -554,9 +553,11 @@ bool Reader::readAnnotation(TypeAnnotation& type) {
       return failLexer(cur_);
     advance();
   }
-  type.kind = TypeAnnotation::Kind::Other;
-  type.quoted = false;
-  type.spelling = sourceSince(start);
+  TypeAnnotation bare;
+  bare.kind = TypeAnnotation::Kind::Other;
+  bare.quoted = false;
+  bare.spelling = sourceSince(start);
+  type = context_.create<TypeAnnotation>(bare);
   return true;
 }
 
@@ -564,7 +565,7 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
   GraphFormat& format = graph.format();
   bool placeholdersMade = false;
   bool sawStub = false;
-  std::unordered_map<std::string_view, TypeAnnotation> stubs;
+  std::unordered_map<std::string_view, const TypeAnnotation*> stubs;
   auto makePlaceholders = [&]() -> bool {
     placeholdersMade = true;
     for (const Parameter& parameter : parameters) {
@@ -607,7 +608,7 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
       if (is(Tok::Colon) && !sawStub) {
         // `a: "T"; b: "T"; ` has a ';' right after the annotation; a node has '='.
         advance();
-        TypeAnnotation ignored;
+        const TypeAnnotation* ignored = nullptr;
         isStub = readAnnotation(ignored) && is(Tok::Semicolon);
         error_.reset(); // a malformed annotation is reported when the line is read for real
       }
@@ -649,13 +650,13 @@ void Reader::detectFreeConvention(Graph& graph) {
   selfFreed_.clear();
 }
 
-bool Reader::readStubLine(std::unordered_map<std::string_view, TypeAnnotation>& stubs) {
+bool Reader::readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs) {
   while (is(Tok::Identifier)) {
     std::string_view name = cur_.text;
     advance();
     if (!expect(Tok::Colon, "':'"))
       return false;
-    TypeAnnotation type;
+    const TypeAnnotation* type = nullptr;
     if (!readAnnotation(type) || !expect(Tok::Semicolon, "';'"))
       return false;
     stubs[name] = type;
@@ -663,8 +664,8 @@ bool Reader::readStubLine(std::unordered_map<std::string_view, TypeAnnotation>& 
   return finishStatement(nullptr);
 }
 
-bool Reader::readFlattenLine(Graph& graph,
-                             const std::unordered_map<std::string_view, TypeAnnotation>& stubs) {
+bool Reader::readFlattenLine(
+    Graph& graph, const std::unordered_map<std::string_view, const TypeAnnotation*>& stubs) {
   GraphFormat& format = graph.format();
   std::vector<Token> names;
   while (is(Tok::Identifier)) {
@@ -700,8 +701,7 @@ bool Reader::readFlattenLine(Graph& graph,
     if (names_.find(name.text))
       return fail("duplicate placeholder '" + std::string(name.text) + "'", name);
     auto stub = stubs.find(name.text);
-    Node* node =
-        graph.createPlaceholder(name.text, stub == stubs.end() ? TypeAnnotation() : stub->second);
+    Node* node = graph.createPlaceholder(name.text, stub == stubs.end() ? nullptr : stub->second);
     node->setLine(name.line);
     names_.insert(node);
   }
@@ -713,7 +713,7 @@ bool Reader::readNodeStatement(Graph& graph) {
   uint32_t line = cur_.line;
   names_.prefetch(name.text);
   advance();
-  TypeAnnotation type;
+  const TypeAnnotation* type = nullptr;
   if (is(Tok::Colon)) {
     advance();
     if (!readAnnotation(type))
@@ -798,7 +798,7 @@ bool Reader::readDottedName(std::string_view& name, Token& first) {
   return true;
 }
 
-bool Reader::readRhs(Graph& graph, std::string_view name, const TypeAnnotation& type,
+bool Reader::readRhs(Graph& graph, std::string_view name, const TypeAnnotation* type,
                      uint32_t line) {
   auto makeCall = [&](const Target* target, std::span<Arg> args, std::span<KwArg> kwargs) {
     Node* node = graph.createCall(name, target, args, kwargs, type);
@@ -962,6 +962,12 @@ bool Reader::readSequence(Arg& out, Tok close, ArgKind kind, unsigned depth) {
     Arg item;
     if (!readValue(item, depth + 1))
       return false;
+    if (items.size() + (kind == ArgKind::Dict ? 2 : 1) > Arg::kMaxElements)
+      return fail("more than " + std::to_string(Arg::kMaxElements) + " elements in one " +
+                      (kind == ArgKind::Dict   ? "dict"
+                       : kind == ArgKind::List ? "list"
+                                               : "tuple"),
+                  cur_);
     items.push_back(item);
     if (kind == ArgKind::Dict) {
       if (!expect(Tok::Colon, "':'"))
@@ -1011,20 +1017,20 @@ bool Reader::readValue(Arg& out, unsigned depth) {
       return fail("integer literal out of range", cur_);
     out.kind = ArgKind::Int;
     out.integer = static_cast<int64_t>(magnitude);
-    out.text = cur_.text;
+    out.setText(cur_.text);
     advance();
     return true;
   }
   case Tok::Float: {
     out.kind = ArgKind::Float;
     out.real = std::strtod(std::string(cur_.text).c_str(), nullptr);
-    out.text = cur_.text;
+    out.setText(cur_.text);
     advance();
     return true;
   }
   case Tok::String:
     out.kind = ArgKind::String;
-    out.text = cur_.text;
+    out.setText(cur_.text);
     advance();
     return true;
   case Tok::LBracket:
@@ -1049,7 +1055,7 @@ bool Reader::readValue(Arg& out, unsigned depth) {
         out.kind = ArgKind::Int;
         out.integer = negative ? static_cast<int64_t>(0 - magnitude) : int64_t(magnitude);
         advance();
-        out.text = sourceSince(start);
+        out.setText(sourceSince(start));
         return true;
       }
       if (is(Tok::Float) || isIdent("inf") || isIdent("nan")) {
@@ -1059,7 +1065,7 @@ bool Reader::readValue(Arg& out, unsigned depth) {
         out.kind = ArgKind::Float;
         out.real = negative ? -value : value;
         advance();
-        out.text = sourceSince(start);
+        out.setText(sourceSince(start));
         return true;
       }
       return failExpected("a number after the sign");
@@ -1080,19 +1086,19 @@ bool Reader::readNameValue(Arg& out, unsigned depth) {
   if (dotted == first.text && !isCall) {
     if (dotted == "None") {
       out.kind = ArgKind::None;
-      out.text = dotted;
+      out.setText(dotted);
       return true;
     }
     if (dotted == "True" || dotted == "False") {
       out.kind = ArgKind::Bool;
       out.boolean = dotted == "True";
-      out.text = dotted;
+      out.setText(dotted);
       return true;
     }
     if (dotted == "inf" || dotted == "nan") {
       out.kind = ArgKind::Float;
       out.real = dotted == "inf" ? HUGE_VAL : NAN;
-      out.text = dotted;
+      out.setText(dotted);
       return true;
     }
     Node* found = names_.find(dotted);
@@ -1106,10 +1112,10 @@ bool Reader::readNameValue(Arg& out, unsigned depth) {
     if (member.starts_with("ops.")) {
       out.kind = ArgKind::OpRef;
       out.op = context_.target(Target::Kind::Op, dotted);
-      out.text = dotted;
+      out.setText(dotted);
       return true;
     }
-    out.text = dotted;
+    out.setText(dotted);
     if (std::optional<DType> dtype = dtypeFromTorchName(member)) {
       out.kind = ArgKind::DType;
       out.dtype = *dtype;
@@ -1145,7 +1151,7 @@ bool Reader::readNameValue(Arg& out, unsigned depth) {
     out.kind = ArgKind::Slice;
     out.count = 3;
     out.elements = args.data();
-    out.text = {};
+    out.setText({});
     return true;
   }
   // device(...) and other constructor calls are kept verbatim; they may not hide a node.
@@ -1158,7 +1164,7 @@ bool Reader::readNameValue(Arg& out, unsigned depth) {
       return fail("a node reference inside '" + std::string(dotted) + "(...)' is not supported",
                   first);
   out.kind = dotted == "device" ? ArgKind::Device : ArgKind::Verbatim;
-  out.text = sourceSince(start);
+  out.setText(sourceSince(start));
   return true;
 }
 
@@ -1201,6 +1207,8 @@ bool Reader::readReturn(Graph& graph) {
         Arg item;
         if (!readValue(item, 1))
           return false;
+        if (items.size() == Arg::kMaxElements)
+          return fail("more than " + std::to_string(Arg::kMaxElements) + " returned values", cur_);
         items.push_back(item);
         uint32_t itemLine = cur_.line;
         if (is(Tok::Comma)) {

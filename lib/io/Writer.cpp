@@ -267,8 +267,8 @@ void Writer::arg(const Arg& value) {
   default:
     break;
   }
-  if (!value.text.empty()) { // the source spelling, kept for exact round-trips
-    out_ += value.text;
+  if (!value.text().empty()) { // the source spelling, kept for exact round-trips
+    out_ += value.text();
     return;
   }
   switch (value.kind) {

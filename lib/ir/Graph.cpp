@@ -6,8 +6,12 @@
 
 namespace declone {
 
+const TypeAnnotation Node::kNoAnnotation;
+
+static_assert(sizeof(Node) <= 120, "Node is allocated once per FX node: keep it small");
+
 const Arg* Node::kwarg(std::string_view name) const {
-  for (const KwArg& kwarg : kwargs_)
+  for (const KwArg& kwarg : kwargs())
     if (kwarg.name == name)
       return &kwarg.value;
   return nullptr;
@@ -40,6 +44,38 @@ std::vector<Node*> Node::users() const {
   return result;
 }
 
+NodeExtras& Node::extras() {
+  assert(graph_ && "a node's extras live in its graph's arena");
+  if (!extras_)
+    extras_ = graph_->context().create<NodeExtras>();
+  return *extras_;
+}
+
+void Node::setType(const TypeAnnotation& type) {
+  assert(graph_ && "an annotation copy lives in the graph's arena");
+  type_ = type.kind == TypeAnnotation::Kind::None && type.spelling.empty()
+              ? &kNoAnnotation
+              : graph_->context().create<TypeAnnotation>(type);
+}
+
+void Node::setLeadingTrivia(std::span<const std::string_view> lines) {
+  trivia_ = lines.data();
+  numTrivia_ = static_cast<uint32_t>(lines.size());
+}
+
+void Node::setTrailingComment(std::string_view comment) {
+  if (!comment.empty() || extras_)
+    extras().trailingComment = comment;
+}
+
+void Node::setArgs(std::span<Arg> args, std::span<KwArg> kwargs) {
+  assert(args.size() <= UINT32_MAX && kwargs.size() <= UINT32_MAX);
+  args_ = args.data();
+  numArgs_ = static_cast<uint32_t>(args.size());
+  kwargs_ = kwargs.data();
+  numKwargs_ = static_cast<uint32_t>(kwargs.size());
+}
+
 std::vector<Node*> Graph::placeholders() const {
   std::vector<Node*> result;
   for (Node* node : *this) {
@@ -63,7 +99,10 @@ Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
   static_assert(std::is_trivially_destructible_v<Node>);
   Node* node = new (context_->allocateNode(sizeof(Node), alignof(Node))) Node();
   node->kind_ = kind;
-  node->name_ = context_->save(name);
+  std::string_view saved = context_->save(name);
+  assert(saved.size() <= UINT32_MAX);
+  node->nameData_ = saved.data();
+  node->nameSize_ = static_cast<uint32_t>(saved.size());
   node->graph_ = this;
   if (!before)
     before = output_;
@@ -85,7 +124,7 @@ Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
   return node;
 }
 
-Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation& type,
+Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation* type,
                                const Arg* defaultValue) {
   // Placeholders stay ahead of every other node, as in FX. Readers add them first, so the
   // usual case appends; walking from the front each time would be quadratic in the number of
@@ -97,28 +136,31 @@ Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation& type
       before = before->next_;
   }
   Node* node = newNode(Node::Kind::Placeholder, name, before);
-  node->type_ = type;
-  node->defaultValue_ = defaultValue;
+  if (type)
+    node->type_ = type;
+  if (defaultValue)
+    node->extras().defaultValue = defaultValue;
   return node;
 }
 
 Node* Graph::createCall(std::string_view name, const Target* target, std::span<Arg> args,
-                        std::span<KwArg> kwargs, const TypeAnnotation& type, Node* before) {
+                        std::span<KwArg> kwargs, const TypeAnnotation* type, Node* before) {
   assert(target && "a call needs a target");
   Node* node = newNode(Node::Kind::Call, name, before);
   node->target_ = target;
-  node->type_ = type;
-  node->args_ = args;
-  node->kwargs_ = kwargs;
+  if (type)
+    node->type_ = type;
+  node->setArgs(args, kwargs);
   linkUses(node);
   return node;
 }
 
 Node* Graph::createGetAttr(std::string_view name, std::string_view attribute,
-                           const TypeAnnotation& type, Node* before) {
+                           const TypeAnnotation* type, Node* before) {
   Node* node = newNode(Node::Kind::GetAttr, name, before);
-  node->attribute_ = context_->save(attribute);
-  node->type_ = type;
+  node->extras().attribute = context_->save(attribute);
+  if (type)
+    node->type_ = type;
   return node;
 }
 
@@ -127,7 +169,7 @@ Node* Graph::createOutput(Arg value) {
   Node* node = newNode(Node::Kind::Output, "output", nullptr);
   std::span<Arg> args = context_->allocate<Arg>(1);
   args[0] = value;
-  node->args_ = args;
+  node->setArgs(args, {});
   linkUses(node);
   output_ = node;
   return node;
@@ -164,16 +206,16 @@ void Graph::linkUses(Node* user) {
     use.user = user;
     addUse(use, use.value);
   };
-  for (Arg& arg : user->args_)
+  for (Arg& arg : user->args())
     arg.forEachUse(link);
-  for (KwArg& kwarg : user->kwargs_)
+  for (KwArg& kwarg : user->kwargs())
     kwarg.value.forEachUse(link);
 }
 
 void Graph::unlinkUses(Node* user) {
-  for (Arg& arg : user->args_)
+  for (Arg& arg : user->args())
     arg.forEachUse(removeUse);
-  for (KwArg& kwarg : user->kwargs_)
+  for (KwArg& kwarg : user->kwargs())
     kwarg.value.forEachUse(removeUse);
 }
 
@@ -189,8 +231,7 @@ void Graph::replaceAllUsesWith(Node* from, Node* to) {
 
 void Graph::setArgs(Node* node, std::span<Arg> args, std::span<KwArg> kwargs) {
   unlinkUses(node);
-  node->args_ = args;
-  node->kwargs_ = kwargs;
+  node->setArgs(args, kwargs);
   linkUses(node);
 }
 
@@ -198,8 +239,8 @@ void Graph::erase(Node* node) {
   assert(node->graph_ == this);
   assert(!node->hasUses() && "erasing a node that is still used");
   unlinkUses(node);
-  if (!node->leadingTrivia_.empty() && node->next_ && node->next_->leadingTrivia_.empty())
-    node->next_->leadingTrivia_ = node->leadingTrivia_;
+  if (node->numTrivia_ != 0 && node->next_ && node->next_->numTrivia_ == 0)
+    node->next_->setLeadingTrivia(node->leadingTrivia());
   (node->prev_ ? node->prev_->next_ : first_) = node->next_;
   (node->next_ ? node->next_->prev_ : last_) = node->prev_;
   if (node == output_)

@@ -159,7 +159,7 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
   case ArgKind::Float:
     return c10::IValue(arg.real);
   case ArgKind::String:
-    return c10::IValue(decodeString(arg.text));
+    return c10::IValue(decodeString(arg.text()));
   case ArgKind::Node: {
     c10::IValue value = values_[arg.node()->order()];
     if (kind == c10::TypeKind::FloatType && value.isInt())
@@ -181,8 +181,8 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
     }
     break;
   case ArgKind::Layout:
-    if (arg.text != "torch.strided")
-      return fail(current_, "only the strided layout runs here, not " + std::string(arg.text));
+    if (arg.text() != "torch.strided")
+      return fail(current_, "only the strided layout runs here, not " + std::string(arg.text()));
     return c10::IValue(c10::kStrided);
   case ArgKind::Device:
     return c10::IValue(c10::Device(c10::kCPU)); // CUDA devices map to the CPU
@@ -247,7 +247,7 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
   default:
     break;
   }
-  return fail(current_, "cannot pass the argument '" + std::string(arg.text) + "' to libtorch");
+  return fail(current_, "cannot pass the argument '" + std::string(arg.text()) + "' to libtorch");
 }
 
 Status Executor::runOp(const Node* node, const Target& target, std::span<const Arg> args,

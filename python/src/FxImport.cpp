@@ -307,7 +307,7 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
     long long integer = PyLong_AsLongLongAndOverflow(object, &overflow);
     if (overflow) { // beyond int64: kept as Python spells it
       out.kind = ArgKind::Verbatim;
-      out.text = saveRepr(context, value);
+      out.setText(saveRepr(context, value));
       return out;
     }
     out.kind = ArgKind::Int;
@@ -321,7 +321,7 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
   }
   if (PyUnicode_Check(object)) {
     out.kind = ArgKind::String;
-    out.text = saveRepr(context, value);
+    out.setText(saveRepr(context, value));
     return out;
   }
   if (isInstance(value, types_.nodeType)) {
@@ -334,6 +334,9 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
   bool isList = PyList_Check(object);
   if (isList || PyTuple_Check(object)) {
     py::sequence sequence = py::reinterpret_borrow<py::sequence>(value);
+    if (sequence.size() > Arg::kMaxElements)
+      throw std::invalid_argument("a " + std::string(isList ? "list" : "tuple") + " of more than " +
+                                  std::to_string(Arg::kMaxElements) + " elements");
     std::span<Arg> elements = context.allocate<Arg>(sequence.size());
     for (size_t i = 0; i < elements.size(); ++i)
       elements[i] = convertArg(imported, sequence[i], depth + 1);
@@ -344,6 +347,9 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
   }
   if (PyDict_Check(object)) {
     py::dict dict = py::reinterpret_borrow<py::dict>(value);
+    if (2 * dict.size() > Arg::kMaxElements)
+      throw std::invalid_argument("a dict of more than " + std::to_string(Arg::kMaxElements / 2) +
+                                  " items");
     std::span<Arg> elements = context.allocate<Arg>(2 * dict.size());
     size_t i = 0;
     for (auto [key, item] : dict) {
@@ -377,14 +383,14 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
   }
   if (PyObject* layout = PyDict_GetItemWithError(types_.layouts.ptr(), object)) {
     out.kind = ArgKind::Layout;
-    out.text = context.save(utf8(layout));
+    out.setText(context.save(utf8(layout)));
     return out;
   }
   if (PyErr_Occurred()) // an unhashable value looked up in the dicts above
     PyErr_Clear();
   if (isInstance(value, types_.deviceType)) {
     out.kind = ArgKind::Device;
-    out.text = saveRepr(context, value);
+    out.setText(saveRepr(context, value));
     return out;
   }
   if (isInstance(value, types_.opTypes)) {
@@ -401,7 +407,7 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
   }
   // Anything else prints as Python's repr and stays opaque to the analyses.
   out.kind = ArgKind::Verbatim;
-  out.text = saveRepr(context, value);
+  out.setText(saveRepr(context, value));
   return out;
 }
 
@@ -432,7 +438,13 @@ std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
     py::object args = getattr(fxNode, argsName_);
     py::object meta = getattr(fxNode, metaName_);
     bool defer = deferTensors && metaValue(meta).holdsTensor();
-    auto type = [&] { return defer ? TypeAnnotation() : annotation(context, meta); };
+    auto type = [&]() -> const TypeAnnotation* {
+      if (defer)
+        return nullptr;
+      TypeAnnotation value = annotation(context, meta);
+      return value.kind == TypeAnnotation::Kind::None ? nullptr
+                                                      : context.create<TypeAnnotation>(value);
+    };
     Node* node = nullptr;
     if (op == "placeholder") {
       node = graph.createPlaceholder(name, type());

@@ -402,7 +402,7 @@ void countOps(std::string_view text, Totals& totals) {
       name = name.substr(15);
     if (node->target()->isOp("aten", "clone")) {
       const Arg* format = node->kwarg("memory_format");
-      name += format ? "(" + std::string(format->text) + ")" : "()";
+      name += format ? "(" + std::string(format->text()) + ")" : "()";
     }
     if (node->target()->isHigherOrder() && !node->args().empty() &&
         node->args()[0].kind == ArgKind::OpRef)

@@ -97,6 +97,19 @@ def test_bad_mode_is_rejected_and_graph_untouched():
     assert recompile(gm).code == code
 
 
+def test_list_too_long_for_the_ir_is_rejected_and_graph_untouched():
+    # An IR argument counts its elements in 24 bits; a longer list must not wrap around.
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    copy = graph.call_function(torch.ops.aten.clone.default, (x,))
+    graph.call_function(torch.ops.aten.view.default, (copy, [0] * (2**24)))
+    graph.output((copy,))
+    before = str(graph)
+    with pytest.raises(ValueError, match="more than 16777215 elements"):
+        declone.fx.eliminate_clones(graph)
+    assert str(graph) == before
+
+
 # --- remarks --------------------------------------------------------------------------------
 
 def test_remark_text_for_the_seed_case():

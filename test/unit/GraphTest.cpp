@@ -51,15 +51,15 @@ TEST(Graph, PlaceholdersStayFirstWhetherAppendedOrAddedLater) {
   auto file = parseOrFail(kChain);
   Graph& graph = firstGraph(*file);
   // Added after calls: goes after the existing placeholder, before the first call.
-  Node* late = graph.createPlaceholder("late", TypeAnnotation());
+  Node* late = graph.createPlaceholder("late", nullptr);
   EXPECT_EQ(late->prev(), findNode(graph, "x"));
   EXPECT_EQ(late->next(), findNode(graph, "clone"));
 
   // Appended to a graph of placeholders only (how readers build them): in order, at the end.
   Context context;
   Graph fresh(context);
-  Node* a = fresh.createPlaceholder("a", TypeAnnotation());
-  Node* b = fresh.createPlaceholder("b", TypeAnnotation());
+  Node* a = fresh.createPlaceholder("a", nullptr);
+  Node* b = fresh.createPlaceholder("b", nullptr);
   EXPECT_EQ(fresh.front(), a);
   EXPECT_EQ(fresh.back(), b);
   EXPECT_EQ(fresh.placeholders(), (std::vector<Node*>{a, b}));
@@ -93,7 +93,7 @@ TEST(Graph, CreateCallLinksUsesAndPrints) {
   args[0] = graph.nodeArg(add);
   Node* relu =
       graph.createCall("relu", context.target(Target::Kind::Op, "torch.ops.aten.relu.default"),
-                       args, {}, TypeAnnotation(), findNode(graph, "mul"));
+                       args, {}, nullptr, findNode(graph, "mul"));
   EXPECT_EQ(relu->prev(), add);
   EXPECT_EQ(add->numUses(), 2u);
   EXPECT_TRUE(relu->target()->isOp("aten", "relu"));

@@ -156,7 +156,7 @@ TEST(Reader, ArgumentValueKinds) {
   EXPECT_EQ(full->kwarg("dtype")->dtype, DType::Float32);
   EXPECT_EQ(full->kwarg("layout")->kind, ArgKind::Layout);
   EXPECT_EQ(full->kwarg("device")->kind, ArgKind::Device);
-  EXPECT_EQ(full->kwarg("device")->text, "device(type='cuda', index=0)");
+  EXPECT_EQ(full->kwarg("device")->text(), "device(type='cuda', index=0)");
   EXPECT_EQ(full->kwarg("pin_memory")->kind, ArgKind::Bool);
   Node* af = findNode(graph, "auto_functionalized");
   EXPECT_TRUE(af->target()->isHigherOrder());
@@ -165,7 +165,7 @@ TEST(Reader, ArgumentValueKinds) {
   EXPECT_EQ(af->kwarg("result")->node(), full);
   EXPECT_EQ(af->kwarg("weight")->kind, ArgKind::None);
   EXPECT_EQ(af->kwarg("epsilon")->real, 1e-06);
-  EXPECT_EQ(af->kwarg("epsilon")->text, "1e-06");
+  EXPECT_EQ(af->kwarg("epsilon")->text(), "1e-06");
   EXPECT_EQ(af->kwarg("name")->kind, ArgKind::String);
   EXPECT_EQ(af->kwarg("big")->integer, INT64_MAX);
   EXPECT_EQ(af->kwarg("neg")->integer, INT64_MIN);
@@ -239,6 +239,23 @@ TEST(Reader, EmptyViewWithoutData) {
   ASSERT_FALSE(file.ok());
   EXPECT_EQ(file.error().line, 1u);
   EXPECT_NE(file.error().message.find("no graph found"), std::string::npos) << file.error().message;
+}
+
+// An Arg stores its element count in 24 bits; a longer list must be an error, not a wrap.
+TEST(Reader, RejectsListsAnArgCannotCount) {
+  std::string list;
+  list.reserve(2 * size_t(Arg::kMaxElements) + 2);
+  for (uint32_t i = 0; i <= Arg::kMaxElements; ++i)
+    list += "0,";
+  constexpr std::string_view call = "    y = torch.ops.aten.f.default([";
+  std::string text = "def forward(self, x):\n" + std::string(call) + list + "])\n    return (y,)\n";
+  Result<std::unique_ptr<GraphFile>> file = readGraphFile(text);
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.error().line, 2u);
+  // At the comma after the first element that does not fit.
+  EXPECT_EQ(file.error().column, call.size() + 2 * size_t(Arg::kMaxElements) + 2);
+  EXPECT_NE(file.error().message.find("more than 16777215 elements in one list"), std::string::npos)
+      << file.error().message;
 }
 
 TEST_P(ReaderErrors, ReportsLineAndColumn) {

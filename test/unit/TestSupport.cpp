@@ -39,7 +39,7 @@ std::string argText(const Context& context, const Arg& arg) {
 }
 
 bool sameArg(const Arg& a, const Arg& b) {
-  if (a.kind != b.kind || a.text != b.text || a.count != b.count)
+  if (a.kind != b.kind || a.text() != b.text() || a.count != b.count)
     return false;
   switch (a.kind) {
   case ArgKind::Node:

@@ -46,11 +46,20 @@ enum class ArgKind : uint8_t {
 enum class MemoryFormat : uint8_t { Contiguous, Preserve, ChannelsLast, ChannelsLast3d };
 
 /// A value in a node's arguments. Trivially copyable; lists and strings live in the Context's
-/// arena. `text` is the exact source spelling for scalars (so `1e-06` stays `1e-06`), the
+/// arena. text() is the exact source spelling for scalars (so `1e-06` stays `1e-06`), the
 /// raw quoted form for strings, the dotted name for enums, and the whole text for Verbatim.
+/// 24 bytes: a generated graph holds three or four per node, so the kind shares a word with
+/// the element count and the spelling is a pointer and a 32-bit length.
 struct Arg {
-  ArgKind kind = ArgKind::None;
-  uint32_t count = 0; ///< number of elements for List, Tuple, Dict (keys+values), Slice
+  /// Most elements a List, Tuple or Dict can hold; readers reject longer ones.
+  static constexpr uint32_t kMaxElements = (1u << 24) - 1;
+
+  ArgKind kind : 8 = ArgKind::None;
+  uint32_t count : 24 = 0; ///< number of elements for List, Tuple, Dict (keys+values), Slice
+private:
+  uint32_t textSize_ = 0;
+
+public:
   union {
     bool boolean;
     int64_t integer;
@@ -62,9 +71,21 @@ struct Arg {
     uint8_t enumValue; ///< Layout or MemoryFormat
     const Target* op;
   };
-  std::string_view text;
 
+private:
+  const char* textData_ = nullptr;
+
+public:
   Arg() : integer(0) {}
+
+  [[nodiscard]] std::string_view text() const { return {textData_, textSize_}; }
+  /// `text` must outlive the graph (source text or arena) and be shorter than 4 GiB, which a
+  /// reader guarantees by reading files under that size.
+  void setText(std::string_view text) {
+    assert(text.size() <= UINT32_MAX);
+    textData_ = text.data();
+    textSize_ = static_cast<uint32_t>(text.size());
+  }
 
   [[nodiscard]] bool isNode() const { return kind == ArgKind::Node; }
   [[nodiscard]] Node* node() const {

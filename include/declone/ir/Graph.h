@@ -17,7 +17,17 @@ namespace declone {
 
 class Graph;
 
+/// Fields few nodes have, kept out of line so that every Node does not pay for them.
+struct NodeExtras {
+  std::string_view attribute;        ///< get_attr: the path after `self.`
+  const Arg* defaultValue = nullptr; ///< placeholder: `x: "f32[3]" = 1.0`
+  std::string_view trailingComment;  ///< `# ...` after the statement on its line
+};
+
 /// One FX node. Allocated in the Context arena, owned by its Graph, linked in program order.
+/// Kept small (120 bytes): a million-node graph holds a million of them, so spans and strings
+/// are stored as pointer and 32-bit length, the annotation is shared rather than copied, and
+/// rare fields live in NodeExtras.
 class Node {
 public:
   enum class Kind : uint8_t { Placeholder, Call, GetAttr, Output };
@@ -26,39 +36,51 @@ public:
   [[nodiscard]] bool isPlaceholder() const { return kind_ == Kind::Placeholder; }
   [[nodiscard]] bool isCall() const { return kind_ == Kind::Call; }
   [[nodiscard]] bool isOutput() const { return kind_ == Kind::Output; }
-  [[nodiscard]] std::string_view name() const { return name_; }
+  [[nodiscard]] std::string_view name() const { return {nameData_, nameSize_}; }
   /// For calls; nullptr otherwise.
   [[nodiscard]] const Target* target() const { return target_; }
   /// For get_attr nodes: the attribute path after `self.`.
-  [[nodiscard]] std::string_view attribute() const { return attribute_; }
-  [[nodiscard]] std::span<Arg> args() { return args_; }
-  [[nodiscard]] std::span<const Arg> args() const { return args_; }
-  [[nodiscard]] std::span<KwArg> kwargs() { return kwargs_; }
-  [[nodiscard]] std::span<const KwArg> kwargs() const { return kwargs_; }
+  [[nodiscard]] std::string_view attribute() const {
+    return extras_ ? extras_->attribute : std::string_view();
+  }
+  [[nodiscard]] std::span<Arg> args() { return {args_, numArgs_}; }
+  [[nodiscard]] std::span<const Arg> args() const { return {args_, numArgs_}; }
+  [[nodiscard]] std::span<KwArg> kwargs() { return {kwargs_, numKwargs_}; }
+  [[nodiscard]] std::span<const KwArg> kwargs() const { return {kwargs_, numKwargs_}; }
   /// The keyword argument called `name`, or nullptr.
   [[nodiscard]] const Arg* kwarg(std::string_view name) const;
   /// For placeholders written `x: "f32[3]" = 1.0`; nullptr when there is no default.
-  [[nodiscard]] const Arg* defaultValue() const { return defaultValue_; }
+  [[nodiscard]] const Arg* defaultValue() const {
+    return extras_ ? extras_->defaultValue : nullptr;
+  }
 
-  [[nodiscard]] const TypeAnnotation& type() const { return type_; }
-  void setType(const TypeAnnotation& type) { type_ = type; }
+  /// The annotation, shared with every node spelled the same way; Kind::None when absent.
+  [[nodiscard]] const TypeAnnotation& type() const { return *type_; }
+  /// Gives the node a copy of `type` (in the graph's arena).
+  void setType(const TypeAnnotation& type);
+  /// Gives the node `type` itself, which must live as long as the graph's Context.
+  void setType(const TypeAnnotation* type) { type_ = type; }
 
   /// 1-based line of the node in the text it was read from; 0 if created by a pass.
   [[nodiscard]] uint32_t line() const { return line_; }
   void setLine(uint32_t line) { line_ = line; }
 
   /// Comment and blank lines printed before the node, verbatim.
-  [[nodiscard]] std::span<const std::string_view> leadingTrivia() const { return leadingTrivia_; }
-  void setLeadingTrivia(std::span<const std::string_view> lines) { leadingTrivia_ = lines; }
+  [[nodiscard]] std::span<const std::string_view> leadingTrivia() const {
+    return {trivia_, numTrivia_};
+  }
+  void setLeadingTrivia(std::span<const std::string_view> lines);
   /// A `# ...` comment after the node on its own line (placeholders of an expanded signature).
-  [[nodiscard]] std::string_view trailingComment() const { return trailingComment_; }
-  void setTrailingComment(std::string_view comment) { trailingComment_ = comment; }
+  [[nodiscard]] std::string_view trailingComment() const {
+    return extras_ ? extras_->trailingComment : std::string_view();
+  }
+  void setTrailingComment(std::string_view comment);
 
   /// Calls fn(Node*) for every node this node's arguments reference, in order (args, kwargs).
   template <class Fn> void forEachInput(Fn&& fn) const {
-    for (const Arg& arg : args_)
+    for (const Arg& arg : args())
       arg.forEachNode(fn);
-    for (const KwArg& kwarg : kwargs_)
+    for (const KwArg& kwarg : kwargs())
       kwarg.value.forEachNode(fn);
   }
 
@@ -87,23 +109,29 @@ public:
 private:
   friend class Graph;
   Node() = default;
+  NodeExtras& extras();
+  void setArgs(std::span<Arg> args, std::span<KwArg> kwargs);
 
   Kind kind_ = Kind::Call;
   uint32_t line_ = 0;
   mutable uint32_t order_ = 0;
-  std::string_view name_;
+  uint32_t nameSize_ = 0;
+  uint32_t numArgs_ = 0;
+  uint32_t numKwargs_ = 0;
+  uint32_t numTrivia_ = 0;
+  const char* nameData_ = nullptr;
   const Target* target_ = nullptr;
-  std::string_view attribute_;
-  std::span<Arg> args_;
-  std::span<KwArg> kwargs_;
-  const Arg* defaultValue_ = nullptr;
-  TypeAnnotation type_;
-  std::span<const std::string_view> leadingTrivia_;
-  std::string_view trailingComment_;
+  Arg* args_ = nullptr;
+  KwArg* kwargs_ = nullptr;
+  const TypeAnnotation* type_ = &kNoAnnotation;
+  const std::string_view* trivia_ = nullptr;
+  NodeExtras* extras_ = nullptr;
   Use* firstUse_ = nullptr;
   Graph* graph_ = nullptr;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
+
+  static const TypeAnnotation kNoAnnotation;
 };
 
 /// How a graph was written, so that the writer prints it back the same way.
@@ -185,12 +213,14 @@ public:
 
   // Construction. Argument spans must come from this graph's Context (Context::allocate); the
   // graph takes them over and links the Uses they hold. New nodes go before the output node
-  // (or at the end while there is none) unless `before` is given.
-  Node* createPlaceholder(std::string_view name, const TypeAnnotation& type,
+  // (or at the end while there is none) unless `before` is given. `type` is shared, not copied:
+  // it must live as long as the Context (arena storage, Context::create, or the reader's
+  // interned annotations); nullptr means no annotation.
+  Node* createPlaceholder(std::string_view name, const TypeAnnotation* type,
                           const Arg* defaultValue = nullptr);
   Node* createCall(std::string_view name, const Target* target, std::span<Arg> args,
-                   std::span<KwArg> kwargs, const TypeAnnotation& type, Node* before = nullptr);
-  Node* createGetAttr(std::string_view name, std::string_view attribute, const TypeAnnotation& type,
+                   std::span<KwArg> kwargs, const TypeAnnotation* type, Node* before = nullptr);
+  Node* createGetAttr(std::string_view name, std::string_view attribute, const TypeAnnotation* type,
                       Node* before = nullptr);
   /// The graph's single output; `value` is the returned structure.
   Node* createOutput(Arg value);
