@@ -5,7 +5,7 @@
 
 namespace declone {
 
-Context::Context() : arena_(1 << 20), nodeArena_(1 << 20) {}
+Context::Context() = default;
 Context::~Context() = default;
 
 std::string_view Context::saveSource(std::string_view text) {

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "declone/ir/Target.h"
+#include "declone/support/Arena.h"
 #include "declone/support/SymExpr.h"
 
-#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,8 +58,8 @@ public:
   const Target* target(Target::Kind kind, std::string_view qualifiedName);
 
 private:
-  std::pmr::monotonic_buffer_resource arena_;
-  std::pmr::monotonic_buffer_resource nodeArena_;
+  Arena arena_;
+  Arena nodeArena_;
   /// The text being read: save() need not copy what already lies inside it.
   std::string_view source_;
   std::string ownedSource_; ///< the text adoptSource() took over

@@ -1,0 +1,50 @@
+// A bump allocator for objects that live as long as their graph, in chunks sized for huge pages.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace declone {
+
+/// Hands out memory by bumping a pointer through chunks and frees it all at once. Chunks grow
+/// from 64 KiB to 32 MiB; from 2 MiB on they are whole huge pages, mapped directly and advised
+/// as transparent huge pages. A million-node graph touches a few hundred MB once: with 4 KiB
+/// pages a fifth of reading it went to page faults and TLB misses, and whole-page chunk sizes
+/// keep a huge page from being made resident for a chunk's unused tail.
+class Arena {
+public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena();
+
+  /// `alignment` must be a power of two.
+  [[nodiscard]] void* allocate(size_t size, size_t alignment) {
+    uintptr_t start = (next_ + alignment - 1) & ~(alignment - 1);
+    // end_ is 0 before the first chunk, so that the first allocation (even of 0 bytes) makes one.
+    if (start + size > end_ || end_ == 0)
+      return allocateInNewChunk(size, alignment);
+    next_ = start + size;
+    return reinterpret_cast<void*>(start);
+  }
+
+  /// Bytes obtained from the system so far (touched or not).
+  [[nodiscard]] size_t reservedBytes() const { return reserved_; }
+
+private:
+  void* allocateInNewChunk(size_t size, size_t alignment);
+
+  struct Chunk {
+    void* data;
+    size_t size;
+    bool mapped; ///< from mmap rather than operator new
+  };
+  uintptr_t next_ = 0;
+  uintptr_t end_ = 0;
+  size_t nextChunkSize_ = size_t(64) << 10;
+  size_t reserved_ = 0;
+  std::vector<Chunk> chunks_;
+};
+
+} // namespace declone
