@@ -86,12 +86,16 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
     : registry_(schemas) {
   graph.numberNodes();
-  packed_.resize(graph.orderBound());
-  schemas_.assign(graph.orderBound(), nullptr);
+  packed_.resize(graph.orderBound() + 1);
   Scratch effects;
+  uint32_t nextOrder = 0; // the first order whose access range has no start yet
   for (const Node* node : graph) {
+    for (; nextOrder < node->order(); ++nextOrder) // a gap left by erased nodes: empty
+      packed_[nextOrder].accessBegin = static_cast<uint32_t>(accessPool_.size());
+    nextOrder = node->order() + 1;
     effects.known = true;
-    effects.unknownReason.clear();
+    effects.unknownReason = {};
+    effects.ownsReason = false;
     effects.accesses.clear();
     effects.result = {};
     effects.outputs.clear();
@@ -117,9 +121,14 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
     }
     store(node, effects);
   }
+  for (; nextOrder < packed_.size(); ++nextOrder)
+    packed_[nextOrder].accessBegin = static_cast<uint32_t>(accessPool_.size());
   // The pools grew by doubling; give back the slack.
   accessPool_.shrink_to_fit();
   outputPool_.shrink_to_fit();
+  outputRanges_.shrink_to_fit();
+  reasons_.shrink_to_fit();
+  bound_ = {};
 }
 
 void EffectAnalysis::store(const Node* node, Scratch& effects) {
@@ -128,43 +137,143 @@ void EffectAnalysis::store(const Node* node, Scratch& effects) {
   packed.resultInput = effects.result.input;
   packed.listOutput = effects.listOutput;
   packed.accessBegin = static_cast<uint32_t>(accessPool_.size());
-  packed.accessCount = static_cast<uint32_t>(effects.accesses.size());
   accessPool_.insert(accessPool_.end(), effects.accesses.begin(), effects.accesses.end());
-  packed.outputBegin = static_cast<uint32_t>(outputPool_.size());
-  packed.outputCount = static_cast<uint32_t>(effects.outputs.size());
-  outputPool_.insert(outputPool_.end(), effects.outputs.begin(), effects.outputs.end());
-  if (!effects.known) {
-    packed.reason = static_cast<uint32_t>(reasons_.size());
-    reasons_.push_back(std::move(effects.unknownReason));
+  if (!effects.outputs.empty()) {
+    packed.multiOutput = true;
+    outputRanges_.push_back({node->order(), static_cast<uint32_t>(outputPool_.size()),
+                             static_cast<uint32_t>(effects.outputs.size())});
+    outputPool_.insert(outputPool_.end(), effects.outputs.begin(), effects.outputs.end());
   }
+  if (!effects.known) {
+    packed.known = false;
+    std::string_view reason = effects.unknownReason;
+    if (effects.ownsReason)
+      reason = ownedReasons_.emplace_back(std::move(effects.ownedReason));
+    reasons_.emplace_back(node->order(), reason);
+  }
+}
+
+const EffectAnalysis::OutputRange* EffectAnalysis::outputRange(const Node* node) const {
+  if (!packed_[node->order()].multiOutput)
+    return nullptr;
+  auto found = std::lower_bound(
+      outputRanges_.begin(), outputRanges_.end(), node->order(),
+      [](const OutputRange& range, uint32_t order) { return range.order < order; });
+  return &*found;
 }
 
 NodeEffects EffectAnalysis::effects(const Node* node) const {
   const Packed& packed = packed_[node->order()];
   NodeEffects out;
-  out.known = packed.reason == Packed::kKnown;
+  out.known = packed.known;
   if (!out.known)
-    out.unknownReason = reasons_[packed.reason];
-  out.accesses = {accessPool_.data() + packed.accessBegin, packed.accessCount};
+    out.unknownReason =
+        std::lower_bound(reasons_.begin(), reasons_.end(), node->order(),
+                         [](const auto& entry, uint32_t order) { return entry.first < order; })
+            ->second;
+  out.accesses = accesses(node);
   out.result = {packed.resultKind, packed.resultInput};
-  out.outputs = {outputPool_.data() + packed.outputBegin, packed.outputCount};
+  if (const OutputRange* range = outputRange(node))
+    out.outputs = {outputPool_.data() + range->begin, range->count};
   out.listOutput = packed.listOutput;
   return out;
 }
 
-const OpSchema* EffectAnalysis::lookupSchema(const Target& target) {
-  auto [it, inserted] = schemaCache_.try_emplace(&target, nullptr);
-  if (inserted)
-    it->second = registry_.lookup(target.opNamespace, target.opName, target.overload);
-  return it->second;
+const OpSchema* EffectAnalysis::schema(const Node* node) const {
+  // Every call whose target's plan has a schema was analysed with it.
+  if (!node->isCall())
+    return nullptr;
+  auto found = plans_.find(node->target());
+  if (found == plans_.end() || found->second.action != TargetPlan::Action::Schema)
+    return nullptr;
+  return found->second.schema;
+}
+
+const EffectAnalysis::TargetPlan& EffectAnalysis::plan(const Target& target) {
+  // Calls of one target often come in runs (a chain of views, a block of adds).
+  if (&target == lastTarget_)
+    return *lastPlan_;
+  auto found = plans_.find(&target);
+  if (found == plans_.end())
+    found = plans_.emplace(&target, makePlan(target)).first;
+  lastTarget_ = &target;
+  lastPlan_ = &found->second;
+  return found->second;
+}
+
+EffectAnalysis::TargetPlan EffectAnalysis::makePlan(const Target& target) {
+  using Action = TargetPlan::Action;
+  TargetPlan plan;
+  switch (target.kind) {
+  case Target::Kind::Op: {
+    if (isFunctionalHigherOrder(target)) {
+      plan.action = Action::FunctionalHigherOrder;
+      return plan;
+    }
+    if (target.isHigherOrder()) {
+      plan.reason = "higher-order op " + std::string(target.opName) + " has no effect model";
+      return plan;
+    }
+    const OpSchema* schema = registry_.lookup(target.opNamespace, target.opName, target.overload);
+    if (!schema) {
+      plan.reason = "no schema for " + schemaName(target);
+      return plan;
+    }
+    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
+      plan.reason = "wildcard alias annotation in " + schemaName(target);
+      return plan;
+    }
+    plan.action = Action::Schema;
+    plan.schema = schema;
+    plan.waitTensor = target.isOp("_c10d_functional", "wait_tensor");
+    plan.argumentFlags.resize(schema->arguments.size());
+    for (size_t i = 0; i < schema->arguments.size(); ++i) {
+      bool write = schema->writesArgument(i) || writesUndeclared(target, schema->arguments[i].name);
+      if (write)
+        plan.argumentFlags[i] = TargetPlan::kWrite;
+      else if (isViewArgument(*schema, i))
+        plan.argumentFlags[i] = TargetPlan::kView;
+    }
+    plan.returns.resize(schema->returns.size());
+    for (size_t i = 0; i < schema->returns.size(); ++i) {
+      TargetPlan::Return& ret = plan.returns[i];
+      if (!schema->returns[i].isTensorLike()) {
+        ret.kind = TargetPlan::Return::Kind::NotTensor;
+      } else if (schema->returnIsFresh(i)) {
+        ret.kind = TargetPlan::Return::Kind::Fresh;
+      } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
+        ret.kind = TargetPlan::Return::Kind::AliasesArgument;
+        ret.argument = static_cast<uint32_t>(*argument);
+      }
+    }
+    return plan;
+  }
+  case Target::Kind::Function:
+    if (target.isOperator("getitem")) {
+      plan.action = Action::GetItem;
+      return plan;
+    }
+    plan.action = Action::Function;
+    plan.reason = "Python function " + std::string(target.qualifiedName) + " with tensor arguments";
+    return plan;
+  case Target::Kind::Method:
+    plan.reason = "method call ." + std::string(target.qualifiedName) + "()";
+    return plan;
+  case Target::Kind::Module:
+    plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
+    return plan;
+  }
+  return plan;
 }
 
 OutputAlias EffectAnalysis::output(const Node* node, size_t index) const {
-  const Packed& packed = packed_[node->order()];
-  if (packed.listOutput)
-    return outputPool_[packed.outputBegin];
-  if (index < packed.outputCount)
-    return outputPool_[packed.outputBegin + index];
+  const OutputRange* range = outputRange(node);
+  if (!range)
+    return {OutputAlias::Kind::Unknown, nullptr};
+  if (packed_[node->order()].listOutput)
+    return outputPool_[range->begin];
+  if (index < range->count)
+    return outputPool_[range->begin + index];
   return {OutputAlias::Kind::Unknown, nullptr};
 }
 
@@ -178,9 +287,10 @@ void EffectAnalysis::addAccess(Scratch& effects, const Node* value, bool write) 
   effects.accesses.push_back({value, write});
 }
 
-void EffectAnalysis::makeUnknown(const Node* node, Scratch& effects, std::string reason) {
+void EffectAnalysis::makeUnknown(const Node* node, Scratch& effects, std::string_view reason) {
   effects.known = false;
-  effects.unknownReason = std::move(reason);
+  effects.unknownReason = reason;
+  effects.ownsReason = false;
   effects.accesses.clear();
   node->forEachInput([&](Node* input) {
     if (isTensor(input))
@@ -191,71 +301,62 @@ void EffectAnalysis::makeUnknown(const Node* node, Scratch& effects, std::string
   effects.listOutput = true;
 }
 
+void EffectAnalysis::makeUnknownOwned(const Node* node, Scratch& effects, std::string reason) {
+  makeUnknown(node, effects, {});
+  effects.ownedReason = std::move(reason);
+  effects.unknownReason = effects.ownedReason;
+  effects.ownsReason = true;
+}
+
 void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
-  const Target& target = *node->target();
-  switch (target.kind) {
-  case Target::Kind::Op: {
-    if (isFunctionalHigherOrder(target)) {
-      // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
-      // values op would have mutated; the tuple is taken apart with getitem.
-      node->forEachInput([&](Node* input) {
-        if (isTensor(input))
-          addAccess(effects, input, false);
-      });
-      effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
-      effects.listOutput = true;
-      return;
-    }
-    if (target.isHigherOrder())
-      return makeUnknown(node, effects,
-                         "higher-order op " + std::string(target.opName) + " has no effect model");
-    const OpSchema* schema = lookupSchema(target);
-    if (!schema)
-      return makeUnknown(node, effects, "no schema for " + schemaName(target));
-    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema))
-      return makeUnknown(node, effects, "wildcard alias annotation in " + schemaName(target));
-    schemas_[node->order()] = schema;
-    analyzeOpCall(node, *schema, effects);
+  const TargetPlan& plan = this->plan(*node->target());
+  switch (plan.action) {
+  case TargetPlan::Action::FunctionalHigherOrder:
+    // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
+    // values op would have mutated; the tuple is taken apart with getitem.
+    node->forEachInput([&](Node* input) {
+      if (isTensor(input))
+        addAccess(effects, input, false);
+    });
+    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+    effects.listOutput = true;
+    return;
+  case TargetPlan::Action::Unknown:
+    return makeUnknown(node, effects, plan.reason);
+  case TargetPlan::Action::Schema:
+    analyzeOpCall(node, plan, effects);
     // wait_tensor's schema declares a fresh result, but it returns its input once the
     // collective has finished writing it.
-    if (target.isOp("_c10d_functional", "wait_tensor") && !node->args().empty() &&
-        node->args()[0].isNode())
+    if (plan.waitTensor && !node->args().empty() && node->args()[0].isNode())
       effects.result = {OutputAlias::Kind::Aliases, node->args()[0].node()};
     return;
-  }
-  case Target::Kind::Function: {
-    if (target.isOperator("getitem"))
-      return analyzeGetItem(node, effects);
+  case TargetPlan::Action::GetItem:
+    return analyzeGetItem(node, effects);
+  case TargetPlan::Action::Function: {
     bool tensorInput = false;
     node->forEachInput([&](Node* input) { tensorInput = tensorInput || isTensor(input); });
     if (tensorInput)
-      return makeUnknown(node, effects,
-                         "Python function " + std::string(target.qualifiedName) +
-                             " with tensor arguments");
+      return makeUnknown(node, effects, plan.reason);
     // Symbolic-int arithmetic such as `s0 * 2` or torch.sym_min.
     effects.result.kind = node->type().kind == TypeAnnotation::Kind::Tensor
                               ? OutputAlias::Kind::Fresh
                               : OutputAlias::Kind::NotTensor;
     return;
   }
-  case Target::Kind::Method:
-    return makeUnknown(node, effects, "method call ." + std::string(target.qualifiedName) + "()");
-  case Target::Kind::Module:
-    return makeUnknown(node, effects,
-                       "submodule call self." + std::string(target.qualifiedName) + "()");
   }
 }
 
-void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, Scratch& effects) {
+void EffectAnalysis::analyzeOpCall(const Node* node, const TargetPlan& plan, Scratch& effects) {
+  const OpSchema& schema = *plan.schema;
   // Which node fills each schema argument, for resolving return aliases.
-  std::vector<const Arg*> bound(schema.arguments.size(), nullptr);
+  bound_.assign(schema.arguments.size(), nullptr);
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
-    bool write = index && (schema.writesArgument(*index) ||
-                           writesUndeclared(*node->target(), schema.arguments[*index].name));
+    uint8_t flags = index ? plan.argumentFlags[*index] : 0;
+    bool write = (flags & TargetPlan::kWrite) != 0;
     if (index)
-      bound[*index] = &value;
+      bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.
-    if (index && !write && isViewArgument(schema, *index))
+    if (flags & TargetPlan::kView)
       return;
     value.forEachNode([&](Node* input) {
       if (isTensor(input))
@@ -265,29 +366,32 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const OpSchema& schema, Scr
   std::span<const Arg> args = node->args();
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= schema.arguments.size() && !schema.isVararg)
-      return makeUnknown(node, effects,
-                         "more arguments than the schema of " + schema.fullName() + " declares");
+      return makeUnknownOwned(
+          node, effects, "more arguments than the schema of " + schema.fullName() + " declares");
     bind(args[i], i < schema.arguments.size() ? std::optional<size_t>(i) : std::nullopt);
   }
   for (const KwArg& kwarg : node->kwargs()) {
     std::optional<size_t> index = schema.argumentIndex(kwarg.name);
     if (!index)
-      return makeUnknown(node, effects,
-                         "keyword '" + std::string(kwarg.name) + "' is not in the schema of " +
-                             schema.fullName());
+      return makeUnknownOwned(node, effects,
+                              "keyword '" + std::string(kwarg.name) + "' is not in the schema of " +
+                                  schema.fullName());
     bind(kwarg.value, index);
   }
 
   auto relation = [&](size_t returnIndex) -> OutputAlias {
-    const SchemaArgument& ret = schema.returns[returnIndex];
-    if (!ret.isTensorLike())
+    const TargetPlan::Return& ret = plan.returns[returnIndex];
+    switch (ret.kind) {
+    case TargetPlan::Return::Kind::NotTensor:
       return {OutputAlias::Kind::NotTensor, nullptr};
-    if (schema.returnIsFresh(returnIndex))
+    case TargetPlan::Return::Kind::Fresh:
       return {OutputAlias::Kind::Fresh, nullptr};
-    std::optional<size_t> argument = schema.returnAliasesArgument(returnIndex);
-    if (!argument)
+    case TargetPlan::Return::Kind::Unknown:
       return {OutputAlias::Kind::Unknown, nullptr};
-    const Arg* value = bound[*argument];
+    case TargetPlan::Return::Kind::AliasesArgument:
+      break;
+    }
+    const Arg* value = bound_[ret.argument];
     if (!value || value->kind == ArgKind::None)
       return {OutputAlias::Kind::Fresh, nullptr}; // the aliased argument was not passed
     if (value->isNode())
@@ -323,7 +427,7 @@ void EffectAnalysis::analyzeGetItem(const Node* node, Scratch& effects) {
     if (isTensor(input))
       addAccess(effects, input, false);
   });
-  if (source.outputCount != 0) {
+  if (source.multiOutput) {
     if (args[1].kind != ArgKind::Int)
       return makeUnknown(node, effects, "getitem with a non-constant index");
     effects.result = output(container, static_cast<size_t>(args[1].integer));

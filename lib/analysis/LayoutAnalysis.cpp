@@ -266,12 +266,18 @@ void LayoutAnalysis::computeWithInputs(const Node* node) const {
     }
     stack.pop_back();
     if (result) {
-      layouts_.push_back(*result);
-      memo_[next->order()] = static_cast<uint32_t>(layouts_.size() - 1) + kFirstLayout;
+      memo_[next->order()] = add(*result) + kFirstLayout;
     } else {
       memo_[next->order()] = kNoLayout;
     }
   }
+}
+
+uint32_t LayoutAnalysis::add(const Layout& layout) const {
+  if (numLayouts_ % kChunkSize == 0)
+    chunks_.push_back(std::make_unique<Layout[]>(kChunkSize));
+  chunks_.back()[numLayouts_ % kChunkSize] = layout;
+  return numLayouts_++;
 }
 
 const Layout* LayoutAnalysis::input(const Node* node) const {
@@ -346,9 +352,9 @@ std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node) const {
   if (isAtenOp(node, "clone"))
     return SymExpr::constant(0);
   if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
-      node->args()[0].isNode() && !effects_.effects(node->args()[0].node()).outputs.empty())
+      node->args()[0].isNode() && effects_.hasOutputs(node->args()[0].node()))
     return splitElementOffset(node);
-  const OutputAlias& result = effects_.effects(node).result;
+  OutputAlias result = effects_.result(node);
   switch (result.kind) {
   case OutputAlias::Kind::Fresh:
     return SymExpr::constant(0);
@@ -365,6 +371,23 @@ std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node) const {
   }
 }
 
+LayoutAnalysis::ViewKind LayoutAnalysis::viewKind(const Target& target) const {
+  // A graph has a few dozen targets and hundreds of thousands of views: classify each target
+  // once instead of comparing its name with every entry of the lists.
+  if (&target == lastViewTarget_)
+    return lastViewKind_;
+  auto [it, inserted] = viewKinds_.try_emplace(&target, ViewKind::Other);
+  if (inserted) {
+    if (contains(kSameOffsetViews, target.opName))
+      it->second = ViewKind::SameOffset;
+    else if (contains(kMaybeViews, target.opName))
+      it->second = ViewKind::MaybeView;
+  }
+  lastViewTarget_ = &target;
+  lastViewKind_ = it->second;
+  return it->second;
+}
+
 std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
   if (node->target()->kind != Target::Kind::Op || node->target()->opNamespace != "aten" ||
       node->args().empty() || !node->args()[0].isNode())
@@ -374,9 +397,10 @@ std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
     return std::nullopt;
   std::string_view name = node->target()->opName;
   SymExpr base = *input->storageOffset;
-  if (contains(kSameOffsetViews, name))
+  ViewKind kind = viewKind(*node->target());
+  if (kind == ViewKind::SameOffset)
     return base;
-  if (contains(kMaybeViews, name))
+  if (kind == ViewKind::MaybeView)
     return base == SymExpr::constant(0) ? std::optional<SymExpr>(base) : std::nullopt;
   if (name == "as_strided")
     return intArgument(node, 3, "storage_offset", std::nullopt).value_or(base);

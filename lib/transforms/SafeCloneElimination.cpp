@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 #include <set>
-#include <unordered_map>
 
 namespace declone::detail {
 namespace {
@@ -64,71 +63,102 @@ private:
 
 /// What the rules need to know of one storage of the program as rewritten so far. Removing a
 /// clone merges its storage into its source's, so later decisions see the rewritten program.
+/// (The storage's root value is the analysis's: a merge keeps the source's.)
 struct StorageState {
   EventSet events; ///< every access
   EventSet writes; ///< the writes among them
-  const Node* root = nullptr;
   const Node* unknownToucher = nullptr;
   bool observedByCaller = false; ///< a graph input that is not donated, or module state
   bool graphInput = false;
   bool returned = false;
 };
 
+/// The clones of a graph, in program order.
+std::vector<Node*> collectClones(const Graph& graph) {
+  std::vector<Node*> clones;
+  for (Node* node : graph)
+    if (isClone(node))
+      clones.push_back(node);
+  return clones;
+}
+
+/// The values whose storages the rules ask about: the clones and their sources. Removing a
+/// clone makes its source the source of the clones that used it, which is one of these too.
+std::vector<const Node*> clonesAndSources(std::span<Node* const> clones) {
+  std::vector<const Node*> values;
+  values.reserve(2 * clones.size());
+  for (const Node* clone : clones) {
+    values.push_back(clone);
+    if (!clone->args().empty() && clone->args()[0].isNode())
+      values.push_back(clone->args()[0].node());
+  }
+  return values;
+}
+
 class SafeEliminator {
 public:
   SafeEliminator(Graph& graph, const CloneEliminationOptions& options,
                  const SchemaRegistry& schemas, CloneEliminationResult& result)
-      : graph_(graph), effects_(graph, schemas), alias_(graph, effects_, options.donated),
+      : graph_(graph), clones_(collectClones(graph)), effects_(graph, schemas),
+        alias_(graph, effects_, options.donated, clonesAndSources(clones_)),
         layouts_(graph, effects_), log_(graph, result) {
-    parent_.resize(alias_.numStorages());
-    for (StorageId id = 0; id < alias_.numStorages(); ++id)
-      parent_[id] = id;
-    // The writes of every storage, grouped by storage in one array that is not resized again
-    // (the states view into it).
-    writesBegin_.assign(alias_.numStorages() + 1, 0);
-    for (StorageId id = 0; id < alias_.numStorages(); ++id) {
-      writesBegin_[id] = static_cast<uint32_t>(writes_.size());
+    // Clones and their sources have recorded storages, and merges only join those.
+    link_.assign(alias_.numRecorded(), kNoState);
+    // Only the storages of clones and their sources have events, and each gets a state at
+    // most once (a merged storage is never looked up again), so these reservations are never
+    // outgrown: the states view writes_, and decide() holds references into states_. Reserved
+    // but untouched capacity costs address space, not memory.
+    size_t writes = 0;
+    for (StorageId id = 0; id < alias_.numRecorded(); ++id)
       for (const Event& event : alias_.events(id))
-        if (event.kind == Event::Kind::Write)
-          writes_.push_back(event);
-    }
-    writesBegin_[alias_.numStorages()] = static_cast<uint32_t>(writes_.size());
+        writes += event.kind == Event::Kind::Write;
+    writes_.reserve(writes);
+    states_.reserve(std::min<size_t>(2 * clones_.size(), alias_.numRecorded()));
   }
 
   void run() {
-    std::vector<Node*> clones;
-    for (Node* node : graph_)
-      if (isClone(node))
-        clones.push_back(node);
-    for (Node* clone : clones)
+    log_.reserve(clones_.size());
+    for (Node* clone : clones_)
       decide(clone);
   }
 
 private:
+  /// link_ entries: a storage merged into another holds that storage's id; a storage that is
+  /// still its own root holds kNoState, or kHasState | the index of its state in states_.
+  /// Storage ids stay below 2^31 (there is at most one per node).
+  static constexpr uint32_t kHasState = 0x80000000u;
+  static constexpr uint32_t kNoState = UINT32_MAX;
+  [[nodiscard]] static bool isRoot(uint32_t link) { return link >= kHasState; }
+
   StorageId find(StorageId id) {
-    while (parent_[id] != id) {
-      parent_[id] = parent_[parent_[id]];
-      id = parent_[id];
+    while (!isRoot(link_[id])) {
+      StorageId parent = link_[id];
+      if (!isRoot(link_[parent]))
+        link_[id] = link_[parent]; // path halving
+      id = link_[id];
     }
     return id;
   }
-  /// The state of a storage, made from the analysis on first use: only the storages of clones
-  /// and their sources ever need one, so a state per storage would mostly be wasted.
+  /// The state of a root storage, made from the analysis on first use: only the storages of
+  /// clones and their sources ever need one, so a state per storage would mostly be wasted.
   StorageState& state(StorageId id) {
-    auto [it, inserted] = states_.try_emplace(id);
-    if (inserted) {
-      const AliasAnalysis::StorageInfo& info = alias_.info(id);
-      StorageState& state = it->second;
-      state.events = EventSet(alias_.events(id));
-      state.writes = EventSet(std::span<const Event>(writes_.data() + writesBegin_[id],
-                                                     writes_.data() + writesBegin_[id + 1]));
-      state.root = info.root;
-      state.unknownToucher = info.unknownToucher;
-      state.observedByCaller = alias_.isObservedByCaller(id);
-      state.graphInput = info.graphInput;
-      state.returned = info.returned;
-    }
-    return it->second;
+    if (link_[id] != kNoState)
+      return states_[link_[id] & ~kHasState];
+    link_[id] = kHasState | static_cast<uint32_t>(states_.size());
+    const AliasAnalysis::StorageInfo& info = alias_.info(id);
+    StorageState& state = states_.emplace_back();
+    state.events = EventSet(alias_.events(id));
+    size_t writesBegin = writes_.size();
+    for (const Event& event : alias_.events(id))
+      if (event.kind == Event::Kind::Write)
+        writes_.push_back(event);
+    state.writes = EventSet(
+        std::span<const Event>(writes_.data() + writesBegin, writes_.size() - writesBegin));
+    state.unknownToucher = info.unknownToucher;
+    state.observedByCaller = alias_.isObservedByCaller(id);
+    state.graphInput = info.graphInput;
+    state.returned = info.returned;
+    return state;
   }
   StorageId storage(const Node* node) {
     StorageId id = alias_.storageOf(node);
@@ -141,15 +171,14 @@ private:
   std::string describeEvent(const Event& event) const;
 
   Graph& graph_;
+  std::vector<Node*> clones_;
   EffectAnalysis effects_;
   AliasAnalysis alias_;
   LayoutAnalysis layouts_;
   DecisionLog log_;
-  std::vector<Event> writes_;         ///< what the states' write sets view
-  std::vector<uint32_t> writesBegin_; ///< by storage: where its writes start in writes_
-  /// By root storage; node-based, so references stay valid as states are added.
-  std::unordered_map<StorageId, StorageState> states_;
-  std::vector<StorageId> parent_;
+  std::vector<Event> writes_;        ///< what the states' write sets view
+  std::vector<StorageState> states_; ///< of root storages, in order of first use
+  std::vector<uint32_t> link_;       ///< by storage: see kHasState
 };
 
 std::string SafeEliminator::describeEvent(const Event& event) const {
@@ -174,9 +203,8 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
   into.observedByCaller = into.observedByCaller || from.observedByCaller;
   into.graphInput = into.graphInput || from.graphInput;
   into.returned = into.returned || from.returned;
-  parent_[clone] = source;
-  // `clone` is no longer a root: no decision will look its state up again.
-  states_.erase(clone);
+  // `clone` is no longer a root: no decision will look its state up again (absorb emptied it).
+  link_[clone] = source;
 }
 
 void SafeEliminator::decide(Node* clone) {
@@ -242,7 +270,7 @@ void SafeEliminator::decide(Node* clone) {
       return log_.keep(clone, KeepReason::OutputAlias,
                        std::string(clone->name()) + " is returned and would alias " +
                            (sourceState.graphInput ? "graph input " : "module state ") +
-                           std::string(sourceState.root->name()));
+                           std::string(alias_.info(sourceStorage).root->name()));
     if (sourceState.returned)
       return log_.keep(clone, KeepReason::OutputAlias,
                        std::string(clone->name()) + " and " + std::string(source->name()) +

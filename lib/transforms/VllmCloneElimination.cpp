@@ -68,6 +68,7 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   for (const Node* node : graph)
     node->forEachInput([&](Node* input) { lastUser[input->order()] = node; });
   auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
+  log.reserve(clones.size());
 
   for (Node* clone : clones) {
     if (clone->args().empty() || !clone->args()[0].isNode()) {

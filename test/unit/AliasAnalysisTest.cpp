@@ -112,6 +112,42 @@ TEST_F(AliasAnalysisTest, InputsDonationAndReturns) {
   EXPECT_EQ(alias_->info(storage("relu")).root, findNode(*graph_, "relu"));
 }
 
+TEST_F(AliasAnalysisTest, RecordsOnlyTheStoragesOfWantedValues) {
+  std::vector<const Node*> wanted{findNode(*graph_, "add_"), findNode(*graph_, "foo")};
+  AliasAnalysis partial(*graph_, *effects_, {false, true}, wanted);
+  EXPECT_EQ(partial.numStorages(), alias_->numStorages());
+  ASSERT_EQ(partial.numRecorded(), 2u) << "relu's storage and the one foo joined";
+  // The recorded storages come first and know what the full analysis knows of them.
+  for (const Node* value : wanted) {
+    AliasAnalysis::StorageId id = partial.storageOf(value);
+    AliasAnalysis::StorageId full = alias_->storageOf(value);
+    ASSERT_LT(id, partial.numRecorded()) << value->name();
+    std::span<const AliasAnalysis::Event> events = partial.events(id);
+    std::span<const AliasAnalysis::Event> fullEvents = alias_->events(full);
+    ASSERT_EQ(events.size(), fullEvents.size()) << value->name();
+    for (size_t i = 0; i < events.size(); ++i) {
+      EXPECT_EQ(events[i].position, fullEvents[i].position);
+      EXPECT_EQ(events[i].kind, fullEvents[i].kind);
+      EXPECT_EQ(events[i].node, fullEvents[i].node);
+      EXPECT_EQ(events[i].value, fullEvents[i].value);
+    }
+    const AliasAnalysis::StorageInfo& info = partial.info(id);
+    const AliasAnalysis::StorageInfo& fullInfo = alias_->info(full);
+    EXPECT_EQ(info.root, fullInfo.root);
+    EXPECT_EQ(info.graphInput, fullInfo.graphInput);
+    EXPECT_EQ(info.donated, fullInfo.donated);
+    EXPECT_EQ(info.attribute, fullInfo.attribute);
+    EXPECT_EQ(info.returned, fullInfo.returned);
+    EXPECT_EQ(info.unknownToucher, fullInfo.unknownToucher);
+  }
+  EXPECT_EQ(partial.storageOf(findNode(*graph_, "out")),
+            partial.storageOf(findNode(*graph_, "add_")));
+  AliasAnalysis::StorageId a = partial.storageOf(findNode(*graph_, "a"));
+  EXPECT_GE(a, partial.numRecorded());
+  EXPECT_TRUE(partial.events(a).empty()) << "a's storage is not recorded";
+  EXPECT_EQ(partial.storageOf(findNode(*graph_, "view")), a);
+}
+
 TEST(Effects, SchemaBindingOfArgumentsAndKeywords) {
   auto file = parseOrFail(R"FX(def forward(self, x: "f32[4][1]cpu", y: "f32[4][1]cpu"):
     copy_: "f32[4][1]cpu" = torch.ops.aten.copy_.default(x, y)

@@ -5,6 +5,7 @@
 #include "declone/schema/SchemaRegistry.h"
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,10 +52,31 @@ struct NodeEffects {
 class EffectAnalysis {
 public:
   EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas);
+  // Reasons of unknown effects view strings the analysis owns: a copy would view the
+  // original's. Moving keeps them (the containers hand over their nodes and blocks).
+  EffectAnalysis(const EffectAnalysis&) = delete;
+  EffectAnalysis& operator=(const EffectAnalysis&) = delete;
+  EffectAnalysis(EffectAnalysis&&) = default;
 
   [[nodiscard]] NodeEffects effects(const Node* node) const;
+  /// effects(node).accesses, without assembling the rest.
+  [[nodiscard]] std::span<const NodeEffects::Access> accesses(const Node* node) const {
+    return {accessPool_.data() + packed_[node->order()].accessBegin,
+            accessPool_.data() + packed_[node->order() + 1].accessBegin};
+  }
+  /// effects(node).known.
+  [[nodiscard]] bool known(const Node* node) const { return packed_[node->order()].known; }
+  /// effects(node).result.
+  [[nodiscard]] OutputAlias result(const Node* node) const {
+    const Packed& packed = packed_[node->order()];
+    return {packed.resultKind, packed.resultInput};
+  }
+  /// !effects(node).outputs.empty(): the node is a tuple or list that getitem takes apart.
+  [[nodiscard]] bool hasOutputs(const Node* node) const {
+    return packed_[node->order()].multiOutput;
+  }
   /// The schema a call resolved to, or nullptr.
-  [[nodiscard]] const OpSchema* schema(const Node* node) const { return schemas_[node->order()]; }
+  [[nodiscard]] const OpSchema* schema(const Node* node) const;
   /// The alias relation of output `index` of a multi-output node.
   [[nodiscard]] OutputAlias output(const Node* node, size_t index) const;
   /// The registry the schemas come from.
@@ -62,52 +84,98 @@ public:
   /// Whether the node's value may be (or contain) a tensor.
   [[nodiscard]] bool isTensor(const Node* node) const {
     const Packed& packed = packed_[node->order()];
-    return packed.resultKind != OutputAlias::Kind::NotTensor || packed.outputCount != 0;
+    return packed.resultKind != OutputAlias::Kind::NotTensor || packed.multiOutput;
   }
 
 private:
   /// The effects of the node being analyzed; its buffers are reused from node to node.
   struct Scratch {
     bool known = true;
-    std::string unknownReason;
+    /// Why not known: a view of a plan's reason (most reasons depend only on the target), or of
+    /// `ownedReason` when `ownsReason`.
+    std::string_view unknownReason;
+    std::string ownedReason;
+    bool ownsReason = false;
     std::vector<NodeEffects::Access> accesses;
     OutputAlias result;
     std::vector<OutputAlias> outputs;
     bool listOutput = false;
   };
-  /// What is kept per node (32 bytes instead of ~112 for a NodeEffects with its own vectors and
-  /// string): accesses and outputs are ranges of shared pools, and the rare reasons of unknown
-  /// effects live in a side vector.
+  /// What is kept per node: 16 bytes (it was 32, plus 8 for the schema pointer). Accesses are a
+  /// range of a shared pool that ends where the next order's begins (there is one more entry
+  /// than orders, and gaps in the orders get empty ranges); the rarer outputs (multi-output
+  /// nodes only) and reasons of unknown effects live in side tables sorted by order; the schema
+  /// is the target's plan's.
   struct Packed {
-    static constexpr uint32_t kKnown = UINT32_MAX;
     const Node* resultInput = nullptr;
     uint32_t accessBegin = 0;
-    uint32_t accessCount = 0;
-    uint32_t outputBegin = 0;
-    uint32_t outputCount = 0;
-    uint32_t reason = kKnown; ///< index into reasons_, or kKnown
     OutputAlias::Kind resultKind = OutputAlias::Kind::NotTensor;
     bool listOutput = false;
+    bool known = true;
+    bool multiOutput = false; ///< outputRanges_ has an entry for the node
+  };
+  /// The outputs of one multi-output node: a range of outputPool_.
+  struct OutputRange {
+    uint32_t order;
+    uint32_t begin;
+    uint32_t count;
+  };
+  /// What a call's target settles for every node that calls it, worked out once per target:
+  /// the schema lookup, the wildcard check, which arguments are written or only viewed, how
+  /// each return relates to the arguments, and the reason text of unknown effects. A graph has
+  /// a few dozen targets and a million calls, so per-node string comparisons and schema walks
+  /// were most of the analysis's time.
+  struct TargetPlan {
+    enum class Action : uint8_t {
+      FunctionalHigherOrder, ///< reads its tensors, returns fresh copies (a list)
+      Unknown,               ///< makeUnknown with `reason`
+      Schema,                ///< analyzeOpCall with `schema`
+      GetItem,               ///< operator.getitem
+      Function,              ///< another Python function; unknown (`reason`) on tensors
+    };
+    /// How return i relates to the arguments, before the node's arguments are bound.
+    struct Return {
+      enum class Kind : uint8_t { NotTensor, Fresh, Unknown, AliasesArgument };
+      Kind kind = Kind::Unknown;
+      uint32_t argument = 0; ///< for AliasesArgument
+    };
+    static constexpr uint8_t kWrite = 1; ///< argument flag: written (declared or not)
+    static constexpr uint8_t kView = 2;  ///< argument flag: not written, only lends storage
+    Action action = Action::Unknown;
+    std::string reason;
+    const OpSchema* schema = nullptr;
+    bool waitTensor = false; ///< _c10d_functional.wait_tensor
+    std::vector<uint8_t> argumentFlags;
+    std::vector<Return> returns;
   };
 
   void analyzeCall(const Node* node, Scratch& effects);
-  void analyzeOpCall(const Node* node, const OpSchema& schema, Scratch& effects);
+  void analyzeOpCall(const Node* node, const TargetPlan& plan, Scratch& effects);
   void analyzeGetItem(const Node* node, Scratch& effects);
-  void makeUnknown(const Node* node, Scratch& effects, std::string reason);
+  /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
+  void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
+  void makeUnknownOwned(const Node* node, Scratch& effects, std::string reason);
   void addAccess(Scratch& effects, const Node* value, bool write);
   void store(const Node* node, Scratch& effects);
+  [[nodiscard]] const OutputRange* outputRange(const Node* node) const;
 
-  /// registry_.lookup() by target: targets are interned, so a graph has a few dozen of them and
-  /// a pointer hash replaces two string hashes and a map search per node.
-  const OpSchema* lookupSchema(const Target& target);
+  /// The plan of a target; targets are interned, so a pointer identifies one.
+  const TargetPlan& plan(const Target& target);
+  TargetPlan makePlan(const Target& target);
 
   const SchemaRegistry& registry_;
-  std::unordered_map<const Target*, const OpSchema*> schemaCache_;
+  /// Node-based, so plans (and the reasons views point into) stay put as targets are added.
+  std::unordered_map<const Target*, TargetPlan> plans_;
+  const Target* lastTarget_ = nullptr;
+  const TargetPlan* lastPlan_ = nullptr;
+  std::vector<const Arg*> bound_; ///< analyzeOpCall's argument binding, reused
   std::vector<Packed> packed_;
   std::vector<NodeEffects::Access> accessPool_;
   std::vector<OutputAlias> outputPool_;
-  std::vector<std::string> reasons_;
-  std::vector<const OpSchema*> schemas_;
+  std::vector<OutputRange> outputRanges_; ///< by increasing order
+  /// Reasons of unknown effects by increasing order; they view plans_ or ownedReasons_.
+  std::vector<std::pair<uint32_t, std::string_view>> reasons_;
+  std::deque<std::string> ownedReasons_; ///< node-specific reasons; a deque keeps them in place
 };
 
 } // namespace declone

@@ -39,6 +39,10 @@ public:
   /// Storage for a Node. Nodes get an arena of their own so that walking a graph in program
   /// order walks memory in order.
   void* allocateNode(size_t size, size_t alignment) { return nodeArena_.allocate(size, alignment); }
+  /// Bytes the arenas took from the system (for memory statistics).
+  [[nodiscard]] size_t arenaBytes() const {
+    return arena_.reservedBytes() + nodeArena_.reservedBytes();
+  }
   /// Arena storage for `count` default-constructed objects of a trivially destructible type.
   template <class T> std::span<T> allocate(size_t count) {
     static_assert(std::is_trivially_destructible_v<T>);
