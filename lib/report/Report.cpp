@@ -82,6 +82,7 @@ DumpStats reportGraphText(std::string name, std::string_view errorFile, std::str
   }
   CloneEliminationOptions passOptions = options;
   passOptions.donated.clear();
+  passOptions.collectRemarks = false; // a row needs the statistics only
   for (auto& module : (*file)->modules) {
     ++row.graphs;
     row.nodes += countNodes(*module);

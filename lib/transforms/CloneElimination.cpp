@@ -124,24 +124,28 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
 }
 
 void DecisionLog::keep(const Node* clone, KeepReason reason, std::string detail) {
-  Remark remark;
-  remark.node = std::string(clone->name());
-  remark.line = clone->line();
-  remark.decision = Remark::Decision::Kept;
-  remark.reason = std::string(reasonCode(reason));
-  remark.detail = std::move(detail);
-  result_.remarks.push_back(std::move(remark));
+  if (collectRemarks_) {
+    Remark remark;
+    remark.node = std::string(clone->name());
+    remark.line = clone->line();
+    remark.decision = Remark::Decision::Kept;
+    remark.reason = std::string(reasonCode(reason));
+    remark.detail = std::move(detail);
+    result_.remarks.push_back(std::move(remark));
+  }
   ++result_.stats.clones;
   ++result_.stats.kept[static_cast<size_t>(reason)];
 }
 
 void DecisionLog::remove(Node* clone, Node* source, std::string detail) {
-  Remark remark;
-  remark.node = std::string(clone->name());
-  remark.line = clone->line();
-  remark.decision = Remark::Decision::Removed;
-  remark.detail = std::move(detail);
-  result_.remarks.push_back(std::move(remark));
+  if (collectRemarks_) {
+    Remark remark;
+    remark.node = std::string(clone->name());
+    remark.line = clone->line();
+    remark.decision = Remark::Decision::Removed;
+    remark.detail = std::move(detail);
+    result_.remarks.push_back(std::move(remark));
+  }
   ++result_.stats.clones;
   ++result_.stats.removed;
   if (!clone->hasUses())

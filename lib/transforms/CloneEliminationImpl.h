@@ -31,11 +31,15 @@ struct LayoutVerdict {
 /// Records decisions and carries out removals.
 class DecisionLog {
 public:
-  DecisionLog(Graph& graph, CloneEliminationResult& result) : graph_(graph), result_(result) {}
+  DecisionLog(Graph& graph, CloneEliminationResult& result, bool collectRemarks)
+      : graph_(graph), result_(result), collectRemarks_(collectRemarks) {}
 
   /// Makes room for the remarks of `clones` clones at once: growing by doubling would, at the
   /// last step, hold up to three times their size (remarks are 112 bytes each).
-  void reserve(size_t clones) { result_.remarks.reserve(result_.remarks.size() + clones); }
+  void reserve(size_t clones) {
+    if (collectRemarks_)
+      result_.remarks.reserve(result_.remarks.size() + clones);
+  }
   void keep(const Node* clone, KeepReason reason, std::string detail);
   /// Replaces the clone by its source everywhere and erases it.
   void remove(Node* clone, Node* source, std::string detail = {});
@@ -43,6 +47,7 @@ public:
 private:
   Graph& graph_;
   CloneEliminationResult& result_;
+  bool collectRemarks_;
 };
 
 CloneEliminationResult runSafe(Graph& graph, const CloneEliminationOptions& options,

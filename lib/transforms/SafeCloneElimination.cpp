@@ -101,7 +101,7 @@ public:
                  const SchemaRegistry& schemas, CloneEliminationResult& result)
       : graph_(graph), clones_(collectClones(graph)), effects_(graph, schemas),
         alias_(graph, effects_, options.donated, clonesAndSources(clones_)),
-        layouts_(graph, effects_), log_(graph, result) {
+        layouts_(graph, effects_), log_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at

@@ -53,7 +53,7 @@ WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegis
 CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& options,
                                const SchemaRegistry& schemas) {
   CloneEliminationResult result;
-  DecisionLog log(graph, result);
+  DecisionLog log(graph, result, options.collectRemarks);
   // vLLM numbers the nodes once, before it removes anything.
   EffectAnalysis effects(graph, schemas);
   LayoutAnalysis layouts(graph, effects);

@@ -86,6 +86,30 @@ TEST_P(CorpusOpt, RemovesOnlyClonesWithTheSameLayoutAndIsIdempotent) {
   EXPECT_EQ(writeGraphFile(**reread), once);
 }
 
+// Without remarks the pass must decide, count and rewrite exactly as with them.
+TEST_P(CorpusOpt, StatisticsAndRewriteDoNotDependOnCollectingRemarks) {
+  auto [path, mode] = GetParam();
+  std::string text = readFileOrDie(path);
+  auto withRemarks = parseOrFail(text);
+  auto without = parseOrFail(text);
+  ASSERT_TRUE(withRemarks && without);
+  CloneEliminationOptions options;
+  options.mode = mode;
+  CloneEliminationOptions quiet = options;
+  quiet.collectRemarks = false;
+  for (size_t i = 0; i < withRemarks->modules.size(); ++i) {
+    CloneEliminationResult a = eliminateClones(*withRemarks->modules[i], options);
+    CloneEliminationResult b = eliminateClones(*without->modules[i], quiet);
+    EXPECT_TRUE(b.remarks.empty());
+    EXPECT_EQ(a.changed, b.changed);
+    EXPECT_EQ(a.stats.clones, b.stats.clones);
+    EXPECT_EQ(a.stats.removed, b.stats.removed);
+    EXPECT_EQ(a.stats.kept, b.stats.kept);
+    EXPECT_EQ(a.stats.bytesRemoved, b.stats.bytesRemoved);
+  }
+  EXPECT_EQ(writeGraphFile(*withRemarks), writeGraphFile(*without));
+}
+
 std::string
 testName(const ::testing::TestParamInfo<std::tuple<std::string, CloneEliminationMode>>& info) {
   const std::string& path = std::get<0>(info.param);

@@ -75,6 +75,7 @@ int runOpt(std::span<const std::string_view> args) {
       return kBadInput;
     }
     donations.push_back(options->donated);
+    options->collectRemarks = !remarks.empty() || !dot.empty();
     CloneEliminationResult result = eliminateClones(*module, *options);
     total.stats += result.stats;
     std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
