@@ -574,7 +574,7 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
                     parameter.column);
       Node* node = graph.createPlaceholder(parameter.name, parameter.type, parameter.defaultValue);
       node->setLine(parameter.line);
-      node->setTrailingComment(parameter.comment);
+      graph.setTrailingComment(node, parameter.comment);
       names_.insert(node);
     }
     format.pytreeParameters = {};
@@ -740,7 +740,7 @@ bool Reader::readNodeStatement(Graph& graph) {
   std::string_view comment;
   if (!finishStatement(&comment))
     return false;
-  node->setTrailingComment(comment);
+  graph.setTrailingComment(node, comment);
   return true;
 }
 
@@ -1243,7 +1243,7 @@ bool Reader::readReturn(Graph& graph) {
   std::string_view comment;
   if (!finishStatement(&comment))
     return false;
-  output->setTrailingComment(comment);
+  graph.setTrailingComment(output, comment);
   return true;
 }
 

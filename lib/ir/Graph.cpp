@@ -8,7 +8,7 @@ namespace declone {
 
 const TypeAnnotation Node::kNoAnnotation;
 
-static_assert(sizeof(Node) <= 120, "Node is allocated once per FX node: keep it small");
+static_assert(sizeof(Node) <= 112, "Node is allocated once per FX node: keep it small");
 
 const Arg* Node::kwarg(std::string_view name) const {
   for (const KwArg& kwarg : kwargs())
@@ -44,28 +44,9 @@ std::vector<Node*> Node::users() const {
   return result;
 }
 
-NodeExtras& Node::extras() {
-  assert(graph_ && "a node's extras live in its graph's arena");
-  if (!extras_)
-    extras_ = graph_->context().create<NodeExtras>();
-  return *extras_;
-}
-
-void Node::setType(const TypeAnnotation& type) {
-  assert(graph_ && "an annotation copy lives in the graph's arena");
-  type_ = type.kind == TypeAnnotation::Kind::None && type.spelling.empty()
-              ? &kNoAnnotation
-              : graph_->context().create<TypeAnnotation>(type);
-}
-
 void Node::setLeadingTrivia(std::span<const std::string_view> lines) {
   trivia_ = lines.data();
   numTrivia_ = static_cast<uint32_t>(lines.size());
-}
-
-void Node::setTrailingComment(std::string_view comment) {
-  if (!comment.empty() || extras_)
-    extras().trailingComment = comment;
 }
 
 void Node::setArgs(std::span<Arg> args, std::span<KwArg> kwargs) {
@@ -74,6 +55,17 @@ void Node::setArgs(std::span<Arg> args, std::span<KwArg> kwargs) {
   numArgs_ = static_cast<uint32_t>(args.size());
   kwargs_ = kwargs.data();
   numKwargs_ = static_cast<uint32_t>(kwargs.size());
+}
+
+NodeExtras& Graph::extras(Node* node) {
+  if (!node->extras_)
+    node->extras_ = context_->create<NodeExtras>();
+  return *node->extras_;
+}
+
+void Graph::setTrailingComment(Node* node, std::string_view comment) {
+  if (!comment.empty() || node->extras_)
+    extras(node).trailingComment = comment;
 }
 
 std::vector<Node*> Graph::placeholders() const {
@@ -103,11 +95,9 @@ Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
   assert(saved.size() <= UINT32_MAX);
   node->nameData_ = saved.data();
   node->nameSize_ = static_cast<uint32_t>(saved.size());
-  node->graph_ = this;
   if (!before)
     before = output_;
   if (before) {
-    assert(before->graph_ == this);
     numbered_ = false;
     node->next_ = before;
     node->prev_ = before->prev_;
@@ -139,7 +129,7 @@ Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation* type
   if (type)
     node->type_ = type;
   if (defaultValue)
-    node->extras().defaultValue = defaultValue;
+    extras(node).defaultValue = defaultValue;
   return node;
 }
 
@@ -158,7 +148,7 @@ Node* Graph::createCall(std::string_view name, const Target* target, std::span<A
 Node* Graph::createGetAttr(std::string_view name, std::string_view attribute,
                            const TypeAnnotation* type, Node* before) {
   Node* node = newNode(Node::Kind::GetAttr, name, before);
-  node->extras().attribute = context_->save(attribute);
+  extras(node).attribute = context_->save(attribute);
   if (type)
     node->type_ = type;
   return node;
@@ -176,7 +166,7 @@ Node* Graph::createOutput(Arg value) {
 }
 
 Arg Graph::nodeArg(Node* node) {
-  assert(node && node->graph_ == this);
+  assert(node);
   Arg arg;
   arg.kind = ArgKind::Node;
   arg.use = context_->create<Use>();
@@ -202,7 +192,7 @@ void Graph::removeUse(Use& use) {
 
 void Graph::linkUses(Node* user) {
   auto link = [&](Use& use) {
-    assert(use.value && use.value->graph_ == this && "argument refers to a foreign node");
+    assert(use.value && "argument refers to no node");
     use.user = user;
     addUse(use, use.value);
   };
@@ -220,7 +210,6 @@ void Graph::unlinkUses(Node* user) {
 }
 
 void Graph::replaceAllUsesWith(Node* from, Node* to) {
-  assert(from->graph_ == this && to->graph_ == this);
   if (from == to)
     return;
   while (Use* use = from->firstUse_) {
@@ -236,7 +225,6 @@ void Graph::setArgs(Node* node, std::span<Arg> args, std::span<KwArg> kwargs) {
 }
 
 void Graph::erase(Node* node) {
-  assert(node->graph_ == this);
   assert(!node->hasUses() && "erasing a node that is still used");
   unlinkUses(node);
   if (node->numTrivia_ != 0 && node->next_ && node->next_->numTrivia_ == 0)
@@ -245,7 +233,6 @@ void Graph::erase(Node* node) {
   (node->next_ ? node->next_->prev_ : last_) = node->prev_;
   if (node == output_)
     output_ = nullptr;
-  node->graph_ = nullptr;
   node->prev_ = node->next_ = nullptr;
   --size_;
 }

@@ -252,7 +252,7 @@ Status annotateFromExecution(Graph& graph, uint64_t seed) {
     TypeAnnotation annotation;
     annotation.kind = TypeAnnotation::Kind::Tensor;
     annotation.tensor = type;
-    node->setType(annotation);
+    node->setType(context.create<TypeAnnotation>(annotation));
   }
   return ok();
 }

@@ -165,7 +165,7 @@ void FxImporter::annotateForCloneElimination(Graph& graph) {
       if (input.kind == TypeAnnotation::Kind::Tensor && input.tensor->storageOffset)
         cloneOf = input.tensor;
     }
-    node->setType(annotation(context, meta, cloneOf));
+    node->setType(context.create<TypeAnnotation>(annotation(context, meta, cloneOf)));
     const TypeAnnotation& type = node->type();
     if (type.kind == TypeAnnotation::Kind::Tensor && !type.tensor->storageOffset)
       offsetsKnown = false;
@@ -174,7 +174,7 @@ void FxImporter::annotateForCloneElimination(Graph& graph) {
   if (!offsetsKnown)
     for (auto& [node, meta] : deferred_)
       if (!consulted[node->order()])
-        node->setType(annotation(context, meta));
+        node->setType(context.create<TypeAnnotation>(annotation(context, meta)));
 }
 
 std::string_view FxImporter::deviceSpelling(Context& context, py::handle tensor) {

@@ -1002,7 +1002,7 @@ void stripMetadata(Graph& graph, Random& rng, double chance) {
     if (!node->isCall() || node->type().kind != TypeAnnotation::Kind::Tensor || !rng.chance(chance))
       continue;
     if (rng.chance(0.5)) {
-      node->setType(TypeAnnotation{});
+      node->setType(nullptr);
       continue;
     }
     auto* tensor = context.create<TensorType>(*node->type().tensor);
@@ -1011,7 +1011,7 @@ void stripMetadata(Graph& graph, Random& rng, double chance) {
     TypeAnnotation type;
     type.kind = TypeAnnotation::Kind::Tensor;
     type.tensor = tensor;
-    node->setType(type);
+    node->setType(context.create<TypeAnnotation>(type));
   }
 }
 
@@ -1027,7 +1027,7 @@ void dropOffsets(Graph& graph) {
     TypeAnnotation type = node->type();
     type.spelling = {};
     type.tensor = tensor;
-    node->setType(type);
+    node->setType(context.create<TypeAnnotation>(type));
   }
 }
 

@@ -25,9 +25,10 @@ struct NodeExtras {
 };
 
 /// One FX node. Allocated in the Context arena, owned by its Graph, linked in program order.
-/// Kept small (120 bytes): a million-node graph holds a million of them, so spans and strings
-/// are stored as pointer and 32-bit length, the annotation is shared rather than copied, and
-/// rare fields live in NodeExtras.
+/// Kept small (112 bytes): a million-node graph holds a million of them, so spans and strings
+/// are stored as pointer and 32-bit length, the annotation is shared rather than copied, rare
+/// fields live in NodeExtras, and a node does not point back at its graph (setters that need
+/// the arena are on Graph).
 class Node {
 public:
   enum class Kind : uint8_t { Placeholder, Call, GetAttr, Output };
@@ -56,10 +57,9 @@ public:
 
   /// The annotation, shared with every node spelled the same way; Kind::None when absent.
   [[nodiscard]] const TypeAnnotation& type() const { return *type_; }
-  /// Gives the node a copy of `type` (in the graph's arena).
-  void setType(const TypeAnnotation& type);
-  /// Gives the node `type` itself, which must live as long as the graph's Context.
-  void setType(const TypeAnnotation* type) { type_ = type; }
+  /// Gives the node `type` itself, which must live as long as the graph's Context (for a copy:
+  /// `setType(context.create<TypeAnnotation>(value))`); nullptr removes the annotation.
+  void setType(const TypeAnnotation* type) { type_ = type ? type : &kNoAnnotation; }
 
   /// 1-based line of the node in the text it was read from; 0 if created by a pass.
   [[nodiscard]] uint32_t line() const { return line_; }
@@ -70,11 +70,10 @@ public:
     return {trivia_, numTrivia_};
   }
   void setLeadingTrivia(std::span<const std::string_view> lines);
-  /// A `# ...` comment after the node on its own line (placeholders of an expanded signature).
+  /// A `# ...` comment after the node on its line (Graph::setTrailingComment sets it).
   [[nodiscard]] std::string_view trailingComment() const {
     return extras_ ? extras_->trailingComment : std::string_view();
   }
-  void setTrailingComment(std::string_view comment);
 
   /// Calls fn(Node*) for every node this node's arguments reference, in order (args, kwargs).
   template <class Fn> void forEachInput(Fn&& fn) const {
@@ -102,14 +101,12 @@ public:
   /// at the end; erasing leaves gaps but keeps it valid.
   [[nodiscard]] uint32_t order() const { return order_; }
 
-  [[nodiscard]] Graph* graph() const { return graph_; }
   [[nodiscard]] Node* prev() const { return prev_; }
   [[nodiscard]] Node* next() const { return next_; }
 
 private:
   friend class Graph;
   Node() = default;
-  NodeExtras& extras();
   void setArgs(std::span<Arg> args, std::span<KwArg> kwargs);
 
   Kind kind_ = Kind::Call;
@@ -127,7 +124,6 @@ private:
   const std::string_view* trivia_ = nullptr;
   NodeExtras* extras_ = nullptr;
   Use* firstUse_ = nullptr;
-  Graph* graph_ = nullptr;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
 
@@ -228,6 +224,9 @@ public:
   /// A node-reference argument for `node`, to be placed in an argument span.
   Arg nodeArg(Node* node);
 
+  /// Sets the `# ...` comment printed after `node` on its line.
+  void setTrailingComment(Node* node, std::string_view comment);
+
   /// Replaces every use of `from` by `to`.
   void replaceAllUsesWith(Node* from, Node* to);
   /// Replaces the arguments of `node`, relinking uses.
@@ -238,6 +237,7 @@ public:
 
 private:
   Node* newNode(Node::Kind kind, std::string_view name, Node* before);
+  NodeExtras& extras(Node* node);
   void linkUses(Node* user);
   void unlinkUses(Node* user);
   static void addUse(Use& use, Node* value);
