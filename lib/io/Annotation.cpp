@@ -1,6 +1,7 @@
 // Parsing of FX type annotations: "DT[SIZES][STRIDES]DEVICE@OFFSET", "Sym(EXPR)", or verbatim.
 #include "declone/io/Reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -36,7 +37,7 @@ public:
       type.kind = TypeAnnotation::Kind::Other;
       return type;
     }
-    std::optional<DType> dtype = dtypeFromAbbreviation(text_.substr(0, nameEnd));
+    std::optional<DType> dtype = lookUpDType(text_.substr(0, nameEnd));
     if (!dtype)
       return fail("unknown dtype '" + std::string(text_.substr(0, nameEnd)) + "' in annotation", 0);
     auto* tensor = context_.create<TensorType>();
@@ -76,6 +77,51 @@ public:
   }
 
 private:
+  /// dtypeFromAbbreviation, remembering the last answer: a graph's annotations use one or two
+  /// dtypes, and the lookup compares against every dtype's name.
+  static std::optional<DType> lookUpDType(std::string_view abbreviation) {
+    struct Last {
+      char text[16] = {};
+      size_t size = 0;
+      DType dtype{};
+    };
+    thread_local Last last;
+    if (last.size != 0 && abbreviation == std::string_view(last.text, last.size))
+      return last.dtype;
+    std::optional<DType> dtype = dtypeFromAbbreviation(abbreviation);
+    if (dtype && abbreviation.size() <= sizeof last.text) {
+      std::copy(abbreviation.begin(), abbreviation.end(), last.text);
+      last.size = abbreviation.size();
+      last.dtype = *dtype;
+    }
+    return dtype;
+  }
+
+  /// The item of a list at pos_ when it is a plain integer such as ` 64` or `-1`, as parseExpr
+  /// would read it, leaving pos_ at the ',' or ']' after it; nullopt (and pos_ unchanged) for
+  /// anything else, which the character loop of parseList then reads.
+  std::optional<int64_t> plainInteger() {
+    size_t at = pos_;
+    while (at < text_.size() && text_[at] == ' ')
+      ++at;
+    bool negative = at < text_.size() && text_[at] == '-';
+    if (negative)
+      ++at;
+    size_t digits = at;
+    int64_t value = 0;
+    // 18 digits cannot overflow; longer numbers take the general path.
+    while (at < text_.size() && text_[at] >= '0' && text_[at] <= '9' && at - digits < 18)
+      value = value * 10 + (text_[at++] - '0');
+    if (at == digits)
+      return std::nullopt;
+    while (at < text_.size() && text_[at] == ' ')
+      ++at;
+    if (at == text_.size() || (text_[at] != ',' && text_[at] != ']'))
+      return std::nullopt;
+    pos_ = at;
+    return negative ? -value : value;
+  }
+
   Error fail(std::string message, size_t offset) {
     error_ = Error{std::move(message), 0, static_cast<uint32_t>(offset + 1)};
     return *error_;
@@ -113,6 +159,18 @@ private:
     int depth = 0;
     size_t itemStart = pos_;
     for (;; ++pos_) {
+      // Sizes and strides are nearly always integers: read those without the loop below.
+      if (pos_ == itemStart && depth == 0) {
+        if (std::optional<int64_t> value = plainInteger()) {
+          items_.push_back(SymExpr::constant(*value));
+          itemStart = pos_ + 1;
+          if (text_[pos_] == ']') {
+            ++pos_;
+            break;
+          }
+          continue;
+        }
+      }
       if (pos_ >= text_.size()) {
         fail("unterminated '[' in annotation", open);
         return std::nullopt;
@@ -151,9 +209,12 @@ private:
   Context& context_;
   std::string_view text_;
   size_t pos_ = 0;
-  std::vector<SymExpr> items_;
+  /// parseList's items, kept from parse to parse (a parser lives for one annotation).
+  static thread_local std::vector<SymExpr> items_;
   std::optional<Error> error_;
 };
+
+thread_local std::vector<SymExpr> AnnotationParser::items_;
 
 } // namespace
 

@@ -1,10 +1,11 @@
 // The reader's table from node names to nodes: open addressing over one flat array.
 #pragma once
 
+#include "FastHash.h"
+#include "HugePageAllocator.h"
 #include "declone/ir/Graph.h"
 
 #include <cstdint>
-#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -26,17 +27,27 @@ public:
     nodes_.reserve(expected);
   }
 
+  /// The hash every lookup of `name` needs: the reader computes it once per new node and
+  /// passes it to prefetch(), find() and insert() rather than hashing the name three times.
+  static uint64_t hash(std::string_view name) { return fastHash(name); }
+
   /// Starts loading the slot `name` hashes to. The reader calls this when it meets a new node's
   /// name and checks for redefinition only after the annotation, whose parsing hides the load.
-  void prefetch(std::string_view name) const {
-    if (!slots_.empty())
-      __builtin_prefetch(&slots_[hash(name) & (slots_.size() - 1)]);
+  void prefetch(uint64_t h) const {
+    // Unconditional, in integer arithmetic: g++ 12 drops a __builtin_prefetch guarded by
+    // `if (!slots_.empty())` (the prefetch this replaced was never emitted). A prefetch never
+    // faults, so the meaningless address an empty table gives is harmless.
+    uintptr_t slot =
+        reinterpret_cast<uintptr_t>(slots_.data()) + (h & (slots_.size() - 1)) * sizeof(Slot);
+    __builtin_prefetch(reinterpret_cast<const void*>(slot));
   }
+  void prefetch(std::string_view name) const { prefetch(hash(name)); }
 
-  [[nodiscard]] Node* find(std::string_view name) const {
+  [[nodiscard]] Node* find(std::string_view name) const { return find(name, hash(name)); }
+  /// find() for a name whose hash() the caller has.
+  [[nodiscard]] Node* find(std::string_view name, uint64_t h) const {
     if (slots_.empty())
       return nullptr;
-    size_t h = hash(name);
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot& slot = slots_[i];
@@ -51,11 +62,12 @@ public:
   }
 
   /// Adds `node` under its name; false (and no change) if the name is already there.
-  bool insert(Node* node) {
+  bool insert(Node* node) { return insert(node, hash(node->name())); }
+  /// insert() for a node whose name's hash() the caller has.
+  bool insert(Node* node, uint64_t h) {
     if ((nodes_.size() + 1) * 2 > slots_.size())
       grow();
     std::string_view name = node->name();
-    size_t h = hash(name);
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
@@ -75,8 +87,7 @@ private:
     uint32_t index = 0; ///< 1 + position in nodes_; 0 for an empty slot
   };
 
-  static size_t hash(std::string_view name) { return std::hash<std::string_view>()(name); }
-  static uint32_t tag(size_t hash) { return static_cast<uint32_t>(hash >> 32); }
+  static uint32_t tag(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
 
   void grow() {
     std::vector<Node*> nodes = std::move(nodes_);
@@ -85,7 +96,7 @@ private:
       insert(node);
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::vector<Node*> nodes_;
 };
 

@@ -2,6 +2,7 @@
 #include "TestSupport.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace declone::test {
 namespace {
@@ -324,6 +325,202 @@ INSTANTIATE_TEST_SUITE_P(
                      "    y = torch.ops.aten.f.default(x, 99999999999999999999)\n    return (y,)\n",
                  2, 37, "out of range"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// --- The fast path for node statements -------------------------------------------------------
+//
+// The reader scans the common statement shape byte by byte and falls back to the general,
+// token-by-token path for anything unusual. The first statement of a graph always takes the
+// general path (it makes the placeholders first) and later ones try the fast path, so each
+// statement below is read in both positions: the node it makes, or the error it reports, must
+// be the same.
+
+std::string describeArg(const Arg& arg) {
+  std::string out =
+      std::to_string(static_cast<int>(arg.kind)) + "'" + std::string(arg.text()) + "'";
+  switch (arg.kind) {
+  case ArgKind::Node:
+    return out + "node " + std::string(arg.node()->name());
+  case ArgKind::Int:
+    return out + std::to_string(arg.integer);
+  case ArgKind::Bool:
+    return out + (arg.boolean ? "true" : "false");
+  case ArgKind::Float: {
+    uint64_t bits;
+    std::memcpy(&bits, &arg.real, sizeof bits);
+    return out + std::to_string(bits);
+  }
+  case ArgKind::OpRef:
+    return out + "op " + std::string(arg.op->qualifiedName);
+  case ArgKind::DType:
+    return out + "dtype " + std::to_string(static_cast<int>(arg.dtype));
+  case ArgKind::Layout:
+  case ArgKind::MemoryFormat:
+    return out + "enum " + std::to_string(arg.enumValue);
+  default:
+    break;
+  }
+  out += "{";
+  for (const Arg& child : arg.children())
+    out += describeArg(child) + ",";
+  return out + "}";
+}
+
+std::string describeNode(const Node& node) {
+  std::string out = std::to_string(static_cast<int>(node.kind())) + " " + std::string(node.name());
+  if (node.target())
+    out += " target " + std::to_string(static_cast<int>(node.target()->kind)) + " " +
+           std::string(node.target()->qualifiedName);
+  out += " attribute " + std::string(node.attribute());
+  for (const Arg& arg : node.args())
+    out += " arg " + describeArg(arg);
+  for (const KwArg& kwarg : node.kwargs())
+    out += " kwarg " + std::string(kwarg.name) + "=" + describeArg(kwarg.value);
+  const TypeAnnotation& type = node.type();
+  out += " type " + std::to_string(static_cast<int>(type.kind)) + (type.quoted ? "q" : "b") + " " +
+         std::string(type.spelling);
+  if (type.kind == TypeAnnotation::Kind::Tensor) {
+    out += " dtype " + std::to_string(static_cast<int>(type.tensor->dtype)) + " sizes";
+    for (const SymExpr& size : type.tensor->sizes)
+      out += " " + std::to_string(size.constantValue().value_or(-1));
+    out += " strides";
+    if (type.tensor->strides)
+      for (const SymExpr& stride : *type.tensor->strides)
+        out += " " + std::to_string(stride.constantValue().value_or(-1));
+    out += " device " + std::string(type.tensor->device);
+  }
+  out += " comment '" + std::string(node.trailingComment()) + "' trivia " +
+         std::to_string(node.leadingTrivia().size()) + " uses " + std::to_string(node.numUses());
+  return out;
+}
+
+struct BothPaths {
+  std::string general; ///< the statement read first: the general path
+  std::string fast;    ///< the statement read second: the fast path, if it takes it
+};
+
+/// Reads `statement` (which may define `y`) both ways and describes the outcome.
+BothPaths readBothWays(const std::string& statement) {
+  const std::string header = "def forward(self, x: \"f32[4][1]cpu\"):\n";
+  const std::string comment = "    # a comment\n";
+  const std::string other = "    w = torch.ops.aten.relu.default(x)\n";
+  const std::string tail = "    return (y,)\n";
+  auto describe = [](const std::string& text, uint32_t statementLine) {
+    Result<std::unique_ptr<GraphFile>> file = readGraphFile(text);
+    if (!file.ok()) {
+      const Error& error = file.error();
+      // Report the line relative to the statement's, which differs between the two texts.
+      return "error " + std::to_string(int64_t(error.line) - int64_t(statementLine)) + ":" +
+             std::to_string(error.column) + " " + error.message;
+    }
+    Graph& graph = (*file)->modules.front()->graph;
+    Node* y = findNode(graph, "y");
+    std::string out = "ok free-unused " + std::to_string(graph.format().freeUnusedNodes);
+    if (y)
+      out += " line " + std::to_string(int64_t(y->line()) - int64_t(statementLine)) + " " +
+             describeNode(*y);
+    return out;
+  };
+  BothPaths both;
+  // The same line follows the statement in both: an error may be found there.
+  const std::string next = "    v = torch.ops.aten.relu.default(x)\n";
+  both.general = describe(header + comment + "    " + statement + "\n" + next + other + tail, 3);
+  both.fast = describe(header + other + comment + "    " + statement + "\n" + next + tail, 4);
+  return both;
+}
+
+class ReaderFastPath : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ReaderFastPath, ReadsLikeTheGeneralPath) {
+  BothPaths both = readBothWays(GetParam());
+  EXPECT_EQ(both.general, both.fast) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Statements, ReaderFastPath,
+    ::testing::Values(
+        // The shapes the fast path reads.
+        R"S(y: "f32[4][1]cpu" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[4][1]cpu" = torch.ops.aten.relu.default(x);  x = None)S",
+        R"S(y = torch.ops.aten.relu.default(x);  y = x = None)S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 1))S", R"S(y = torch.ops.aten.add.Tensor(x, -1))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 9223372036854775807))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, -9223372036854775808))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 0000000000000000000000012))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 1e-06))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, -1.5E+10))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, .5))S", R"S(y = torch.ops.aten.add.Tensor(x, -.5))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 1.))S", R"S(y = torch.ops.aten.add.Tensor(x, 1e400))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 1e-400))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 0.30000000000000004441))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, inf))S", R"S(y = torch.ops.aten.add.Tensor(x, -inf))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, nan))S",
+        R"S(y = torch.ops.aten.f.default(x, None, True, False))S",
+        R"S(y = torch.ops.aten.view.default(x, [2, 2]))S",
+        R"S(y = torch.ops.aten.f.default([[1, 2], [], [x, [3]]]))S",
+        R"S(y = torch.ops.aten.f.default(x, 'a\'b', "c,d)", ''))S",
+        R"S(y = torch.ops.aten.f.default(x, dtype = torch.float16, layout = torch.strided))S",
+        R"S(y = torch.ops.aten.f.default(x, memory_format = torch.channels_last, t = torch.foo))S",
+        R"S(y = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default, input = x, epsilon = 1e-06))S",
+        R"S(y = torch.ops.aten.f.default(x, torch.ops.aten))S", R"S(y = x[0])S", R"S(y = x[-1])S",
+        R"S(y = x[[0, 1]])S", R"S(y = None[0])S", R"S(y = operator.getitem(x, 0))S",
+        R"S(y = math.sqrt(x))S", R"S(y = f())S",
+        R"S(y: "Sym(s0)" = torch.ops.aten.sym_size.int(x, 0))S",
+        R"S(y: "f32[s0, 4][4, 1]cuda:0" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[4][1]cpu@2" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[ 4 ,  2 ][2,1]cpu" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[]" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[-1][99999999999999999999]cpu" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "torch.Tensor" = torch.ops.aten.relu.default(x))S",
+        // Look like the fast shape but are not: the general path reads them.
+        R"S(y = torch.ops.aten.relu.default(x)  # why)S",
+        R"S(y = torch.ops.aten.relu.default(x);  x = None  # why)S",
+        R"S(y = torch.ops.aten.relu.default(x);x=None)S", R"S(y=torch.ops.aten.relu.default(x))S",
+        R"S(y  =  torch.ops.aten.relu.default( x ))S", R"S(y = torch.ops.aten.add.Tensor(x,1))S",
+        R"S(y = torch.ops.aten.add.Tensor(x , 1))S", R"S(y = torch.ops.aten.add.Tensor(x, - 1))S",
+        R"S(y = torch.ops.aten.f.default(x, a=1))S", R"S(y = torch.ops.aten.f.default(x, [1, ]))S",
+        R"S(y = torch.ops.aten.f.default(x, (1, x)))S",
+        R"S(y = torch.ops.aten.f.default(x, (x,)))S", R"S(y = torch.ops.aten.f.default(x, (x)))S",
+        R"S(y = torch.ops.aten.f.default(x, {'a': 1}))S",
+        R"S(y = torch.ops.aten.f.default(x, device = device(type='cpu')))S",
+        R"S(y = torch.ops.aten . relu.default(x))S", R"S(y = torch.ops.aten.relu.default (x))S",
+        "y =\ttorch.ops.aten.relu.default(x)", "y = torch.ops.aten.relu.default(x)\r",
+        R"S(y: 'f32[4][1]cpu' = torch.ops.aten.relu.default(x))S",
+        R"S(y: torch.Tensor = torch.ops.aten.relu.default(x))S", R"S(y = x.view(4))S",
+        R"S(y = self.sub(x))S", R"S(y = self.weight)S", R"S(y = x + 1)S", R"S(y = -x)S",
+        R"S(y = x[0] )S", R"S(y = x [0])S",
+        // Errors, which only the general path reports.
+        R"S(y = torch.ops.aten.relu.default(z))S",
+        R"S(y = torch.ops.aten.relu.default(x);  q = None)S",
+        R"S(y = torch.ops.aten.relu.default(x);)S",
+        R"S(y = torch.ops.aten.relu.default(x);  x = )S",
+        R"S(y = torch.ops.aten.relu.default(x);  x == None)S",
+        R"S(y = torch.ops.aten.relu.default(x);  x = None junk)S",
+        R"S(y = torch.ops.aten.relu.default(x) junk)S",
+        R"S(y = torch.ops.aten.relu.default(x) + x)S", R"S(y = torch.ops.aten.relu.default(x)))S",
+        R"S(y = torch.ops.aten.relu.default(x)S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 9223372036854775808))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, -9223372036854775809))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 99999999999999999999))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 1x))S", R"S(y = torch.ops.aten.add.Tensor(x, 0x10))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, 1e))S", R"S(y = torch.ops.aten.add.Tensor(x, 1.5.2))S",
+        R"S(y = torch.ops.aten.add.Tensor(x, -))S", R"S(y = torch.ops.aten.add.Tensor(x, --1))S",
+        R"S(y = torch.ops.aten.f.default(x, a = 1, a = 2))S",
+        R"S(y = torch.ops.aten.f.default(a = 1, x))S", R"S(y = torch.ops.aten.f.default(x, 'abc))S",
+        R"S(y = torch.ops.aten.f.default(x, [1, 2)))S", R"S(y = torch.ops.aten.f.default(x, ]))S",
+        R"S(y = torch.ops.aten.f.default(x, foo.bar))S",
+        R"S(y = torch.ops.aten.f.default(x, a == 1))S",
+        R"S(y = torch.ops.aten.f.default(x, a = = 1))S",
+        R"S(y = torch.ops.aten.f.default(x, device(type='cpu', index=x)))S",
+        R"S(y: "q32[4]" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[4][1" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[4][1, 2]cpu" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[4]\[1]" = torch.ops.aten.relu.default(x))S",
+        R"S(y: "f32[4][1]cpu = torch.ops.aten.relu.default(x))S", R"S(y: "f32[4][1]cpu")S",
+        R"S(y: "f32[4][1]cpu" torch.ops.aten.relu.default(x))S",
+        R"S(x = torch.ops.aten.relu.default(x))S", R"S(v = torch.ops.aten.relu.default(x))S",
+        R"S(y = x[0)S", R"S(y = q[0])S", R"S(y = x[0];  q = None)S",
+        R"S(y = torch.ops.aten.relu.default(xé))S", R"S(return = torch.ops.aten.relu.default(x))S",
+        R"S(y = )S", R"S(y = 1)S", R"S(y = x)S"));
 
 TEST(Reader, NeverCrashesOnTruncations) {
   // Every prefix of a valid file either parses or fails with a position.
