@@ -2,8 +2,8 @@
 #pragma once
 
 #include "FastHash.h"
-#include "HugePageAllocator.h"
 #include "declone/ir/Graph.h"
+#include "declone/support/HugePages.h"
 
 #include <cstdint>
 #include <string_view>
