@@ -233,6 +233,12 @@ def write_markdown(out, rows, sizes, cli, peer_rows, context, machine_text, imag
             f"{row['wall'] * 1e9 / row['size']:.0f} | {row['bytes'] / 1e6 / row['wall']:.0f} | "
             f"{multiple} | {row['rss_bytes'] / 1e6:.0f} | {row['rss_bytes'] / row['size']:.0f} | "
             f"{above:.0f} |")
+    by_size = {row["size"]: row for row in cli}
+    if 100_000 in by_size and 1_000_000 in by_size:
+        a, b = by_size[100_000], by_size[1_000_000]
+        growth = (b["wall"] / b["size"]) / (a["wall"] / a["size"]) - 1
+        lines += ["", f"Wall time per node from 100k to 1M nodes: {growth * 100:+.0f}% (it includes "
+                  "the process's fixed start-up, which weighs more at 100k)."]
     if peer_rows:
         lines += ["", "## Peers on live torch.fx graphs (CPU ms, best of 5)", "",
                   "make_fx (fake mode) traces of a stack of blocks with the clone patterns "

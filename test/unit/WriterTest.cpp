@@ -1,6 +1,9 @@
 // Writer: canonical spelling of synthesized values, free lists, formats of signatures/returns.
 #include "TestSupport.h"
 
+#include <cstdio>
+#include <string>
+
 namespace declone::test {
 namespace {
 
@@ -119,6 +122,83 @@ TEST(Writer, MissingFinalNewlineIsKept) {
   auto file = parseOrFail(text);
   ASSERT_TRUE(file);
   EXPECT_EQ(writeGraphFile(*file), text);
+}
+
+TEST(Writer, FreeListsAroundGetAttrsAndNestedArguments) {
+  // A get_attr prints no free list of its own; values inside lists are freed in order of first
+  // appearance, each once.
+  constexpr std::string_view text = R"FX(def forward(self, a: "f32[4]", b: "f32[4]"):
+    relu: "f32[4]" = torch.ops.aten.relu.default(a)
+    _tensor_constant0 = self._tensor_constant0
+    cat: "f32[12]" = torch.ops.aten.cat.default([b, relu, b], dim = 0);  b = relu = None
+    _tensor_constant1 = self._tensor_constant1;  _tensor_constant1 = None
+    add: "f32[4]" = torch.ops.aten.add.Tensor(a, _tensor_constant0);  a = _tensor_constant0 = None
+    return (cat, add)
+)FX";
+  auto file = parseOrFail(text);
+  ASSERT_TRUE(file);
+  EXPECT_EQ(writeGraphFile(*file), text);
+}
+
+/// A chain of `count` statements, long enough to print in several chunks.
+std::string longChain(size_t count) {
+  std::string text = "def forward(self, x: \"f32[4, 8][8, 1]cpu\"):\n";
+  std::string previous = "x";
+  for (size_t i = 0; i < count; ++i) {
+    std::string name = "relu_" + std::to_string(i);
+    text += "    " + name + ": \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(" + previous +
+            ");  " + previous + " = None\n";
+    previous = name;
+  }
+  text += "    return (" + previous + ",)\n";
+  return text;
+}
+
+std::string writeThroughFile(const GraphFile& file) {
+  std::FILE* stream = std::tmpfile();
+  EXPECT_NE(stream, nullptr);
+  if (!stream)
+    return {};
+  EXPECT_TRUE(writeGraphFile(file, stream));
+  std::rewind(stream);
+  std::string text;
+  char buffer[1 << 16];
+  while (size_t n = std::fread(buffer, 1, sizeof buffer, stream))
+    text.append(buffer, n);
+  std::fclose(stream);
+  return text;
+}
+
+TEST(Writer, StreamedTextEqualsTheString) {
+  // 40k statements print about 3.6 MB: several chunks of the streaming writer.
+  std::string text = longChain(40000);
+  auto file = parseOrFail(text);
+  ASSERT_TRUE(file);
+  EXPECT_EQ(writeGraphFile(*file), text);
+  EXPECT_EQ(writeThroughFile(*file), text);
+
+  text.pop_back();
+  auto unterminated = parseOrFail(text);
+  ASSERT_TRUE(unterminated);
+  EXPECT_EQ(writeGraphFile(*unterminated), text);
+  EXPECT_EQ(writeThroughFile(*unterminated), text);
+}
+
+TEST(Writer, AppendsToWhatTheStringHolds) {
+  std::string text = longChain(3);
+  auto file = parseOrFail(text);
+  ASSERT_TRUE(file);
+  std::string out = "# before\n";
+  writeGraphFile(*file, out);
+  EXPECT_EQ(out, "# before\n" + text);
+
+  Context context;
+  Arg arg;
+  arg.kind = ArgKind::Int;
+  arg.integer = -42;
+  out = "x = ";
+  writeArg(context, arg, out);
+  EXPECT_EQ(out, "x = -42");
 }
 
 } // namespace
