@@ -137,8 +137,12 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
     if (node->isPlaceholder())
       placeholders.push_back(node);
     // `False[1]` parses too: only a getitem of a node's element is an element's storage. The
-    // cheap tests come first; the target's name is compared last.
-    if (node->isCall() && node->args().size() == 2 && node->args()[0].isNode() &&
+    // cheap tests come first; the target's name is compared last. The target's kind comes
+    // before the arguments: targets are few and stay in cache, while looking at the first
+    // argument's producer is a chain of loads that misses it on large graphs, and almost
+    // every call is an op.
+    if (node->isCall() && node->target()->kind == Target::Kind::Function &&
+        node->args().size() == 2 && node->args()[0].isNode() &&
         effects.hasOutputs(node->args()[0].node()) && node->args()[1].kind == ArgKind::Int &&
         node->target()->isOperator("getitem")) {
       valueStorage_[node->order()] =

@@ -83,16 +83,23 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 
 } // namespace
 
+size_t EffectAnalysis::countReferences(const Graph& graph) {
+  size_t references = 0;
+  for (const Node* node : graph)
+    node->forEachInput([&](const Node*) { ++references; });
+  return references;
+}
+
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
+    : EffectAnalysis(graph, schemas, countReferences(graph)) {}
+
+EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references)
     : registry_(schemas) {
   graph.numberNodes();
   packed_.resize(graph.orderBound() + 1);
   // A node accesses each tensor argument once, so its node references bound its accesses.
   // Reserving that bound once spares the pool's doublings, whose old and new arrays together
   // were the pass's peak memory on a million-node graph.
-  size_t references = 0;
-  for (const Node* node : graph)
-    node->forEachInput([&](const Node*) { ++references; });
   accessPool_.reserve(references);
   Scratch effects;
   uint32_t nextOrder = 0; // the first order whose access range has no start yet
@@ -250,6 +257,7 @@ EffectAnalysis::TargetPlan EffectAnalysis::makePlan(const Target& target) {
       } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
         ret.kind = TargetPlan::Return::Kind::AliasesArgument;
         ret.argument = static_cast<uint32_t>(*argument);
+        plan.bindsArguments = true;
       }
     }
     return plan;
@@ -354,12 +362,15 @@ void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
 
 void EffectAnalysis::analyzeOpCall(const Node* node, const TargetPlan& plan, Scratch& effects) {
   const OpSchema& schema = *plan.schema;
-  // Which node fills each schema argument, for resolving return aliases.
-  bound_.assign(schema.arguments.size(), nullptr);
+  // Which node fills each schema argument, for resolving return aliases (only returns that
+  // alias an argument ask, so most ops skip it).
+  bool binds = plan.bindsArguments;
+  if (binds)
+    bound_.assign(schema.arguments.size(), nullptr);
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
     uint8_t flags = index ? plan.argumentFlags[*index] : 0;
     bool write = (flags & TargetPlan::kWrite) != 0;
-    if (index)
+    if (index && binds)
       bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.
     if (flags & TargetPlan::kView)

@@ -232,12 +232,26 @@ LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects
     : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
   graph.numberNodes();
   memo_.assign(graph.orderBound(), kNotComputed);
-  for (const Node* node : graph) {
-    if (!isAtenOp(node, "clone") || node->args().empty() || !node->args()[0].isNode())
-      continue;
-    (void)layout(node);
-    (void)layout(node->args()[0].node());
-  }
+  for (const Node* node : graph)
+    precomputeClone(node);
+}
+
+LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects,
+                               std::span<Node* const> clones)
+    : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
+  graph.numberNodes();
+  memo_.assign(graph.orderBound(), kNotComputed);
+  // A layout depends only on the graph and on which values come before which, not on the
+  // order layouts are computed in: these are the layouts the walk above would compute.
+  for (const Node* node : clones)
+    precomputeClone(node);
+}
+
+void LayoutAnalysis::precomputeClone(const Node* node) const {
+  if (!isAtenOp(node, "clone") || node->args().empty() || !node->args()[0].isNode())
+    return;
+  (void)layout(node);
+  (void)layout(node->args()[0].node());
 }
 
 const Layout* LayoutAnalysis::layout(const Node* node) const {
@@ -248,8 +262,11 @@ const Layout* LayoutAnalysis::layout(const Node* node) const {
 
 void LayoutAnalysis::computeWithInputs(const Node* node) const {
   // An explicit stack rather than recursion: a chain of views can be as long as the graph.
-  // Every dependency comes earlier in program order, so the stack only grows downwards.
-  std::vector<const Node*> stack{node};
+  // Every dependency comes earlier in program order, so the stack only grows downwards. The
+  // stack is kept from call to call (a clone and its source are asked for one after the
+  // other, tens of thousands of times), unless a long chain made it large.
+  std::vector<const Node*>& stack = stack_;
+  stack.assign(1, node);
   while (!stack.empty()) {
     const Node* next = stack.back();
     if (memo_[next->order()] != kNotComputed) {
@@ -271,6 +288,8 @@ void LayoutAnalysis::computeWithInputs(const Node* node) const {
       memo_[next->order()] = kNoLayout;
     }
   }
+  if (stack.capacity() > 1024)
+    stack = {};
 }
 
 uint32_t LayoutAnalysis::add(const Layout& layout) const {

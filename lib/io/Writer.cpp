@@ -1,9 +1,9 @@
 // Writer for FX graph text: the dialect of print_readable, with recomputed free lists.
 #include "declone/io/Writer.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>

@@ -1,6 +1,8 @@
 // Whole-file reads with stdio: no exceptions, errno turned into the error message.
 #include "declone/support/File.h"
 
+#include "declone/support/HugePages.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +19,10 @@ Result<std::string> readFile(std::string_view path) {
   // would hold up to twice the text at once (and copy it as often).
   struct stat info;
   if (::fstat(::fileno(stream), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    text.reserve(static_cast<size_t>(info.st_size));
+    // A 135 MB dump takes some 33,000 faults of 4 KiB pages to zero and fill, most of reading
+    // it into memory; with huge pages, under a hundred.
+    adviseHugePagesWithin(text.data(), static_cast<size_t>(info.st_size));
     text.resize(static_cast<size_t>(info.st_size));
     text.resize(std::fread(text.data(), 1, text.size(), stream));
   }

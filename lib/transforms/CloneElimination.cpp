@@ -80,46 +80,62 @@ bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
 
 LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Layout* cloneLayout,
                              const Node* source, const Layout* sourceLayout,
-                             bool comparePresentOnly) {
-  auto unknown = [&](std::string detail) -> LayoutVerdict {
+                             bool comparePresentOnly, bool wantDetail) {
+  // The details are built only when asked for: most graphs keep thousands of clones for a
+  // layout change, and without remarks their text was most of deciding them.
+  auto unknown = [&](auto&& detail) -> LayoutVerdict {
     if (comparePresentOnly)
       return {};
-    return {KeepReason::LayoutUnknown, std::move(detail)};
+    return {KeepReason::LayoutUnknown, wantDetail ? detail() : std::string()};
   };
-  auto changed = [](std::string detail) -> LayoutVerdict {
-    return {KeepReason::LayoutChanged, std::move(detail)};
+  auto changed = [&](auto&& detail) -> LayoutVerdict {
+    return {KeepReason::LayoutChanged, wantDetail ? detail() : std::string()};
   };
   if (!cloneLayout)
-    return unknown(std::string(clone->name()) + " has no tensor annotation");
+    return unknown([&] { return std::string(clone->name()) + " has no tensor annotation"; });
   if (!sourceLayout)
-    return unknown(std::string(source->name()) + " has no tensor annotation");
+    return unknown([&] { return std::string(source->name()) + " has no tensor annotation"; });
   if (cloneLayout->dtype != sourceLayout->dtype)
-    return changed("dtype " + std::string(abbreviation(cloneLayout->dtype)) +
-                   " != " + std::string(abbreviation(sourceLayout->dtype)));
+    return changed([&] {
+      return "dtype " + std::string(abbreviation(cloneLayout->dtype)) +
+             " != " + std::string(abbreviation(sourceLayout->dtype));
+    });
   if (cloneLayout->device.empty() != sourceLayout->device.empty())
-    return unknown("the device of " +
-                   std::string(cloneLayout->device.empty() ? clone->name() : source->name()) +
-                   " is unknown");
+    return unknown([&] {
+      return "the device of " +
+             std::string(cloneLayout->device.empty() ? clone->name() : source->name()) +
+             " is unknown";
+    });
   if (cloneLayout->device != sourceLayout->device)
-    return changed("device " + std::string(cloneLayout->device) +
-                   " != " + std::string(sourceLayout->device));
+    return changed([&] {
+      return "device " + std::string(cloneLayout->device) +
+             " != " + std::string(sourceLayout->device);
+    });
   if (!sameList(cloneLayout->sizes, sourceLayout->sizes))
-    return changed("sizes " + listText(sym, cloneLayout->sizes) +
-                   " != " + listText(sym, sourceLayout->sizes));
+    return changed([&] {
+      return "sizes " + listText(sym, cloneLayout->sizes) +
+             " != " + listText(sym, sourceLayout->sizes);
+    });
   if (!cloneLayout->strides)
-    return unknown("strides of " + std::string(clone->name()) + " are unknown");
+    return unknown([&] { return "strides of " + std::string(clone->name()) + " are unknown"; });
   if (!sourceLayout->strides)
-    return unknown("strides of " + std::string(source->name()) + " are unknown");
+    return unknown([&] { return "strides of " + std::string(source->name()) + " are unknown"; });
   if (!sameList(*cloneLayout->strides, *sourceLayout->strides))
-    return changed("strides " + listText(sym, *cloneLayout->strides) +
-                   " != " + listText(sym, *sourceLayout->strides));
+    return changed([&] {
+      return "strides " + listText(sym, *cloneLayout->strides) +
+             " != " + listText(sym, *sourceLayout->strides);
+    });
   if (!cloneLayout->storageOffset)
-    return unknown("storage offset of " + std::string(clone->name()) + " is unknown");
+    return unknown(
+        [&] { return "storage offset of " + std::string(clone->name()) + " is unknown"; });
   if (!sourceLayout->storageOffset)
-    return unknown("storage offset of " + std::string(source->name()) + " is unknown");
+    return unknown(
+        [&] { return "storage offset of " + std::string(source->name()) + " is unknown"; });
   if (*cloneLayout->storageOffset != *sourceLayout->storageOffset)
-    return changed("storage offset " + sym.print(*cloneLayout->storageOffset) +
-                   " != " + sym.print(*sourceLayout->storageOffset));
+    return changed([&] {
+      return "storage offset " + sym.print(*cloneLayout->storageOffset) +
+             " != " + sym.print(*sourceLayout->storageOffset);
+    });
   return {};
 }
 

@@ -23,10 +23,12 @@ struct LayoutVerdict {
 };
 
 /// Rule 1: the clone's layout must equal its source's, exactly. With `comparePresentOnly`
-/// (vLLM's behaviour) missing metadata is not a reason to keep.
+/// (vLLM's behaviour) missing metadata is not a reason to keep. Without `wantDetail` the
+/// verdict's detail is left empty (remarks are not being collected).
 [[nodiscard]] LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone,
                                            const Layout* cloneLayout, const Node* source,
-                                           const Layout* sourceLayout, bool comparePresentOnly);
+                                           const Layout* sourceLayout, bool comparePresentOnly,
+                                           bool wantDetail);
 
 /// Records decisions and carries out removals.
 class DecisionLog {
@@ -40,7 +42,14 @@ public:
     if (collectRemarks_)
       result_.remarks.reserve(result_.remarks.size() + clones);
   }
+  /// Whether remarks, and so the details of decisions, are wanted.
+  [[nodiscard]] bool collectsRemarks() const { return collectRemarks_; }
   void keep(const Node* clone, KeepReason reason, std::string detail);
+  /// As keep(), with the detail made by `detail()` only when remarks are collected: without
+  /// them the text would be built and thrown away.
+  template <class Detail> void keepLazily(const Node* clone, KeepReason reason, Detail&& detail) {
+    keep(clone, reason, collectRemarks_ ? std::string(detail()) : std::string());
+  }
   /// Replaces the clone by its source everywhere and erases it.
   void remove(Node* clone, Node* source, std::string detail = {});
 

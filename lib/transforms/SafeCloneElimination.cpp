@@ -73,21 +73,39 @@ struct StorageState {
   bool returned = false;
 };
 
-/// The clones of a graph, in program order.
-std::vector<Node*> collectClones(const Graph& graph) {
-  std::vector<Node*> clones;
-  for (Node* node : graph)
-    if (isClone(node))
-      clones.push_back(node);
-  return clones;
+/// What one walk of the graph finds before the analyses start: on a large graph each walk
+/// is a pass over some hundred MB of nodes, so the analyses are handed these instead of
+/// walking again.
+struct GraphScan {
+  /// Every aten.clone, of any overload, in program order: LayoutAnalysis computes their
+  /// layouts up front. The pass decides about those isClone() accepts, nearly always all.
+  std::vector<Node*> atenClones;
+  size_t candidates = 0; ///< how many of them isClone() accepts
+  size_t references = 0; ///< node references in arguments (EffectAnalysis's bound)
+};
+
+GraphScan scanGraph(const Graph& graph) {
+  GraphScan scan;
+  for (Node* node : graph) {
+    node->forEachInput([&](const Node*) { ++scan.references; });
+    if (node->isCall() && node->target()->isOp("aten", "clone")) {
+      scan.atenClones.push_back(node);
+      scan.candidates += isClone(node);
+    }
+  }
+  // The list lives as long as the pass: give back what its doublings left unused.
+  scan.atenClones.shrink_to_fit();
+  return scan;
 }
 
 /// The values whose storages the rules ask about: the clones and their sources. Removing a
 /// clone makes its source the source of the clones that used it, which is one of these too.
-std::vector<const Node*> clonesAndSources(std::span<Node* const> clones) {
+std::vector<const Node*> clonesAndSources(std::span<Node* const> atenClones, size_t candidates) {
   std::vector<const Node*> values;
-  values.reserve(2 * clones.size());
-  for (const Node* clone : clones) {
+  values.reserve(2 * candidates);
+  for (const Node* clone : atenClones) {
+    if (!isClone(clone))
+      continue;
     values.push_back(clone);
     if (!clone->args().empty() && clone->args()[0].isNode())
       values.push_back(clone->args()[0].node());
@@ -99,9 +117,22 @@ class SafeEliminator {
 public:
   SafeEliminator(Graph& graph, const CloneEliminationOptions& options,
                  const SchemaRegistry& schemas, CloneEliminationResult& result)
-      : graph_(graph), clones_(collectClones(graph)), effects_(graph, schemas),
-        alias_(graph, effects_, options.donated, clonesAndSources(clones_)),
-        layouts_(graph, effects_), log_(graph, result, options.collectRemarks) {
+      : SafeEliminator(scanGraph(graph), graph, options, schemas, result) {}
+
+  void run() {
+    log_.reserve(numCandidates_);
+    for (Node* clone : atenClones_)
+      if (isClone(clone))
+        decide(clone);
+  }
+
+private:
+  SafeEliminator(GraphScan&& scan, Graph& graph, const CloneEliminationOptions& options,
+                 const SchemaRegistry& schemas, CloneEliminationResult& result)
+      : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
+        effects_(graph, schemas, scan.references),
+        alias_(graph, effects_, options.donated, clonesAndSources(atenClones_, numCandidates_)),
+        layouts_(graph, effects_, atenClones_), log_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -113,16 +144,9 @@ public:
       for (const Event& event : alias_.events(id))
         writes += event.kind == Event::Kind::Write;
     writes_.reserve(writes);
-    states_.reserve(std::min<size_t>(2 * clones_.size(), alias_.numRecorded()));
+    states_.reserve(std::min<size_t>(2 * numCandidates_, alias_.numRecorded()));
   }
 
-  void run() {
-    log_.reserve(clones_.size());
-    for (Node* clone : clones_)
-      decide(clone);
-  }
-
-private:
   /// link_ entries: a storage merged into another holds that storage's id; a storage that is
   /// still its own root holds kNoState, or kHasState | the index of its state in states_.
   /// Storage ids stay below 2^31 (there is at most one per node).
@@ -171,7 +195,8 @@ private:
   std::string describeEvent(const Event& event) const;
 
   Graph& graph_;
-  std::vector<Node*> clones_;
+  std::vector<Node*> atenClones_; ///< see GraphScan
+  size_t numCandidates_;
   EffectAnalysis effects_;
   AliasAnalysis alias_;
   LayoutAnalysis layouts_;
@@ -208,6 +233,7 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
 }
 
 void SafeEliminator::decide(Node* clone) {
+  // Details of kept clones are built only when remarks are collected (keepLazily).
   if (clone->args().empty() || !clone->args()[0].isNode())
     return log_.keep(clone, KeepReason::UnknownEffects, "the clone's input is not a node");
   Node* source = clone->args()[0].node();
@@ -215,8 +241,9 @@ void SafeEliminator::decide(Node* clone) {
     return log_.remove(clone, source, "no users");
 
   // 1. Layout.
-  LayoutVerdict layout = compareLayouts(graph_.context().sym(), clone, layouts_.layout(clone),
-                                        source, layouts_.layout(source), false);
+  LayoutVerdict layout =
+      compareLayouts(graph_.context().sym(), clone, layouts_.layout(clone), source,
+                     layouts_.layout(source), false, log_.collectsRemarks());
   if (layout.reason)
     return log_.keep(clone, *layout.reason, std::move(layout.detail));
 
@@ -224,20 +251,22 @@ void SafeEliminator::decide(Node* clone) {
   StorageId sourceStorage = storage(source);
   if (cloneStorage == AliasAnalysis::kNoStorage || sourceStorage == AliasAnalysis::kNoStorage ||
       cloneStorage == sourceStorage)
-    return log_.keep(clone, KeepReason::UnknownEffects,
-                     "cannot tell the storages of " + std::string(clone->name()) + " and " +
-                         std::string(source->name()) + " apart");
+    return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
+      return "cannot tell the storages of " + std::string(clone->name()) + " and " +
+             std::string(source->name()) + " apart";
+    });
   const StorageState& cloneState = state(cloneStorage);
   const StorageState& sourceState = state(sourceStorage);
 
   // 2. Ops without a usable schema may do anything to either storage.
   for (const StorageState* state : {&sourceState, &cloneState}) {
     if (const Node* toucher = state->unknownToucher) {
-      std::string_view why = effects_.effects(toucher).unknownReason;
-      return log_.keep(clone, KeepReason::UnknownEffects,
-                       describe(toucher) + " touches " +
-                           std::string(state == &cloneState ? clone->name() : source->name()) +
-                           (why.empty() ? "" : ": " + std::string(why)));
+      return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
+        std::string_view why = effects_.effects(toucher).unknownReason;
+        return describe(toucher) + " touches " +
+               std::string(state == &cloneState ? clone->name() : source->name()) +
+               (why.empty() ? "" : ": " + std::string(why));
+      });
     }
   }
 
@@ -246,35 +275,39 @@ void SafeEliminator::decide(Node* clone) {
 
   // 3. A write to the clone would become a write to a graph input the caller still sees.
   if (cloneWrite && sourceState.observedByCaller)
-    return log_.keep(clone, KeepReason::InputMutation,
-                     describeEvent(*cloneWrite) + "; " + std::string(source->name()) +
-                         (sourceState.graphInput ? " is a graph input that is not donated"
-                                                 : " is module state the caller sees"));
+    return log_.keepLazily(clone, KeepReason::InputMutation, [&] {
+      return describeEvent(*cloneWrite) + "; " + std::string(source->name()) +
+             (sourceState.graphInput ? " is a graph input that is not donated"
+                                     : " is module state the caller sees");
+    });
 
   // 4. After the clone is written, the source's storage must be dead.
   if (cloneWrite)
     if (const Event* later = sourceState.events.firstAtOrAfter(cloneWrite->position))
-      return log_.keep(clone, KeepReason::SourceReadAfterWrite,
-                       describeEvent(*cloneWrite) + ", then " + describeEvent(*later));
+      return log_.keepLazily(clone, KeepReason::SourceReadAfterWrite, [&] {
+        return describeEvent(*cloneWrite) + ", then " + describeEvent(*later);
+      });
 
   // 5. After the source is written, the clone's storage must be dead.
   if (const Event* sourceWrite = sourceState.writes.firstAtOrAfter(position + 1))
     if (const Event* later = cloneState.events.firstAtOrAfter(sourceWrite->position))
-      return log_.keep(clone, KeepReason::CloneReadAfterSourceWrite,
-                       describeEvent(*sourceWrite) + " after the clone, then " +
-                           describeEvent(*later));
+      return log_.keepLazily(clone, KeepReason::CloneReadAfterSourceWrite, [&] {
+        return describeEvent(*sourceWrite) + " after the clone, then " + describeEvent(*later);
+      });
 
   // 6. No new aliasing between outputs and inputs or between two outputs.
   if (cloneState.returned) {
     if (sourceState.observedByCaller)
-      return log_.keep(clone, KeepReason::OutputAlias,
-                       std::string(clone->name()) + " is returned and would alias " +
-                           (sourceState.graphInput ? "graph input " : "module state ") +
-                           std::string(alias_.info(sourceStorage).root->name()));
+      return log_.keepLazily(clone, KeepReason::OutputAlias, [&] {
+        return std::string(clone->name()) + " is returned and would alias " +
+               (sourceState.graphInput ? "graph input " : "module state ") +
+               std::string(alias_.info(sourceStorage).root->name());
+      });
     if (sourceState.returned)
-      return log_.keep(clone, KeepReason::OutputAlias,
-                       std::string(clone->name()) + " and " + std::string(source->name()) +
-                           " are both returned and would share storage");
+      return log_.keepLazily(clone, KeepReason::OutputAlias, [&] {
+        return std::string(clone->name()) + " and " + std::string(source->name()) +
+               " are both returned and would share storage";
+      });
   }
 
   log_.remove(clone, source);

@@ -76,8 +76,9 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
       continue;
     }
     Node* source = clone->args()[0].node();
-    LayoutVerdict layout = compareLayouts(graph.context().sym(), clone, layouts.layout(clone),
-                                          source, layouts.layout(source), true);
+    LayoutVerdict layout =
+        compareLayouts(graph.context().sym(), clone, layouts.layout(clone), source,
+                       layouts.layout(source), true, log.collectsRemarks());
     if (layout.reason) {
       log.keep(clone, *layout.reason, std::move(layout.detail));
       continue;

@@ -176,3 +176,50 @@ TEST(LayoutAnalysis, DensityAndSymbolicCloneStrides) {
 
 } // namespace
 } // namespace declone::test
+
+namespace declone::test {
+namespace {
+
+// The pass hands LayoutAnalysis the clones it found and EffectAnalysis the references it
+// counted, in one walk of its own: both must give what the walking constructors give.
+TEST(LayoutAnalysis, GivenClonesComputeWhatTheWalkComputes) {
+  std::unique_ptr<GraphFile> file = parseOrFail(
+      "def forward(self, x: \"f32[2, 3, 4, 5][60, 1, 15, 3]cpu\", n: \"Sym(s0)\"):\n"
+      "    permute: \"f32[5, 4, 3, 2][3, 15, 1, 60]cpu\" = "
+      "torch.ops.aten.permute.default(x, [3, 2, 1, 0])\n"
+      "    slice_1: \"f32[5, 4, 3, 1]\" = torch.ops.aten.slice.Tensor(permute, 3, 0, 1)\n"
+      "    clone: \"f32[5, 4, 3, 1]cpu\" = torch.ops.aten.clone.default(slice_1)\n"
+      "    clone_1: \"f32[5, 4, 3, 1]cpu\" = torch.ops.aten.clone.default(clone, memory_format "
+      "= torch.contiguous_format)\n"
+      "    view: \"f32[60][1]cpu\" = torch.ops.aten.view.default(clone_1, [60])\n"
+      "    clone_2: \"f32[60]cpu\" = torch.ops.aten.clone(view)\n"
+      "    add: \"f32[60][1]cpu\" = torch.ops.aten.add.Tensor(clone_2, n)\n"
+      "    clone_3: \"f32[2, 3, 4, 5]cpu\" = torch.ops.aten.clone.default(x, memory_format "
+      "= torch.channels_last)\n"
+      "    return (add, clone_3, n)\n");
+  ASSERT_TRUE(file);
+  const Graph& graph = firstGraph(*file);
+  EffectAnalysis walked(graph, SchemaRegistry::builtin());
+  EffectAnalysis counted(graph, SchemaRegistry::builtin(), EffectAnalysis::countReferences(graph));
+  std::vector<Node*> clones;
+  for (Node* node : graph) {
+    EXPECT_EQ(walked.accesses(node).size(), counted.accesses(node).size()) << node->name();
+    if (node->isCall() && node->target()->isOp("aten", "clone"))
+      clones.push_back(node);
+  }
+  ASSERT_EQ(clones.size(), 4u);
+  LayoutAnalysis byWalk(graph, walked);
+  LayoutAnalysis byList(graph, walked, clones);
+  for (Node* node : graph) {
+    const Layout* a = byWalk.layout(node);
+    const Layout* b = byList.layout(node);
+    ASSERT_EQ(a == nullptr, b == nullptr) << node->name();
+    if (a) {
+      EXPECT_EQ(formatLayout(file->context->sym(), *a), formatLayout(file->context->sym(), *b))
+          << node->name();
+    }
+  }
+}
+
+} // namespace
+} // namespace declone::test

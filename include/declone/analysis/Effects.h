@@ -52,6 +52,13 @@ struct NodeEffects {
 class EffectAnalysis {
 public:
   EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas);
+  /// As above, for a caller that has walked the graph already: `references` is the number of
+  /// node references in its arguments (calls of Node::forEachInput's fn over every node),
+  /// which bounds the accesses. Sparing the analysis a walk of its own matters on large graphs,
+  /// where a walk is a pass over some hundred MB of nodes.
+  EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references);
+  /// The `references` of the constructor above.
+  [[nodiscard]] static size_t countReferences(const Graph& graph);
   // Reasons of unknown effects view strings the analysis owns: a copy would view the
   // original's. Moving keeps them (the containers hand over their nodes and blocks).
   EffectAnalysis(const EffectAnalysis&) = delete;
@@ -145,6 +152,8 @@ private:
     std::string reason;
     const OpSchema* schema = nullptr;
     bool waitTensor = false; ///< _c10d_functional.wait_tensor
+    /// Some return aliases an argument: calls must record which node fills each argument.
+    bool bindsArguments = false;
     std::vector<uint8_t> argumentFlags;
     std::vector<Return> returns;
   };

@@ -35,6 +35,10 @@ public:
   /// Computes the layouts of every clone and of its source up front, while the graph is as it
   /// was given: clone elimination rewrites uses as it goes, and layouts must not see that.
   LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects);
+  /// As above, for a caller that has found the graph's clones already (in program order; every
+  /// `aten.clone` whose layout will be asked for, with or without an overload): only they and
+  /// their sources are computed up front, without a walk of the whole graph.
+  LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects, std::span<Node* const> clones);
 
   /// nullptr when the value has no tensor annotation. Values queried only after the graph has
   /// changed (other than clones and their sources) are inferred from the graph as it is then.
@@ -87,6 +91,8 @@ private:
   std::optional<SymExpr> intArgument(const Node* node, size_t index, std::string_view name,
                                      std::optional<int64_t> fallback) const;
   std::span<const SymExpr> save(const std::vector<SymExpr>& values) const;
+  /// Computes the layouts of a clone and of its source, if `node` is a clone of a node.
+  void precomputeClone(const Node* node) const;
 
   const Graph& graph_;
   const EffectAnalysis& effects_;
@@ -100,6 +106,7 @@ private:
   mutable std::unordered_map<const Target*, ViewKind> viewKinds_;
   mutable const Target* lastViewTarget_ = nullptr;
   mutable ViewKind lastViewKind_ = ViewKind::Other;
+  mutable std::vector<const Node*> stack_; ///< computeWithInputs's, kept for its capacity
   mutable const Node* computing_ = nullptr;
   mutable const Node* missing_ = nullptr;
 };
