@@ -82,7 +82,7 @@ AliasAnalysis::storageFor(const OutputAlias& relation, const Node* value,
     // May alias any input: one storage with all of them.
     StorageId storage = newStorage(value);
     for (const NodeEffects::Access& access : producerInputs)
-      forEachStorageOf(access.value, [&](StorageId input) { unite(storage, input); });
+      forEachStorageOf(access.value(), [&](StorageId input) { unite(storage, input); });
     return storage;
   }
   }
@@ -233,7 +233,7 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
     bool output = node->isOutput();
     bool hasEvents = false;
     for (const NodeEffects::Access& access : accesses) {
-      forEachStorageOf(access.value, [&](StorageId storage) {
+      forEachStorageOf(access.value(), [&](StorageId storage) {
         if (!isRecorded(storage))
           return;
         hasEvents = true;
@@ -253,11 +253,11 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
   auto placeEvents = [&](const Node* node) {
     for (const NodeEffects::Access& access : effects.accesses(node)) {
       Event::Kind kind = node->isOutput() ? Event::Kind::Return
-                         : access.write   ? Event::Kind::Write
+                         : access.write() ? Event::Kind::Write
                                           : Event::Kind::Read;
-      forEachStorageOf(access.value, [&](StorageId storage) {
+      forEachStorageOf(access.value(), [&](StorageId storage) {
         if (isRecorded(storage))
-          events_[eventBegin_[storage]++] = {node->order(), kind, node, access.value};
+          events_[eventBegin_[storage]++] = {node->order(), kind, node, access.value()};
       });
     }
   };

@@ -293,8 +293,9 @@ OutputAlias EffectAnalysis::output(const Node* node, size_t index) const {
 
 void EffectAnalysis::addAccess(Scratch& effects, const Node* value, bool write) {
   for (NodeEffects::Access& access : effects.accesses) {
-    if (access.value == value) {
-      access.write = access.write || write;
+    if (access.value() == value) {
+      if (write)
+        access.markWritten();
       return;
     }
   }

@@ -343,7 +343,7 @@ private:
         return;
       bool write = false;
       for (const NodeEffects::Access& access : nodeEffects.accesses)
-        write = write || (access.value == input && access.write);
+        write = write || (access.value() == input && access.write());
       auto aliases = [&](const OutputAlias& alias) {
         return alias.kind == OutputAlias::Kind::Aliases && alias.input == input;
       };

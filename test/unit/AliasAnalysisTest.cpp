@@ -76,7 +76,7 @@ TEST_F(AliasAnalysisTest, MultiOutputElements) {
   EXPECT_EQ(effects_->output(af, 2).kind, OutputAlias::Kind::Fresh);
   EXPECT_TRUE(effects("auto_functionalized").known);
   for (const NodeEffects::Access& access : effects("auto_functionalized").accesses)
-    EXPECT_FALSE(access.write) << access.value->name();
+    EXPECT_FALSE(access.write()) << access.value()->name();
 }
 
 TEST_F(AliasAnalysisTest, UnknownOpsAreConservative) {
@@ -84,7 +84,7 @@ TEST_F(AliasAnalysisTest, UnknownOpsAreConservative) {
   EXPECT_FALSE(foo.known);
   EXPECT_EQ(foo.unknownReason, "no schema for mylib::foo.default");
   ASSERT_EQ(foo.accesses.size(), 2u);
-  EXPECT_TRUE(foo.accesses[0].write && foo.accesses[1].write);
+  EXPECT_TRUE(foo.accesses[0].write() && foo.accesses[1].write());
   // Its result may alias either input, so all three end up in one storage.
   EXPECT_EQ(storage("foo"), storage("getitem_2"));
   EXPECT_EQ(storage("foo"), storage("getitem_3"));
@@ -160,14 +160,14 @@ TEST(Effects, SchemaBindingOfArgumentsAndKeywords) {
   EffectAnalysis effects(graph, SchemaRegistry::builtin());
   const NodeEffects& copy = effects.effects(findNode(graph, "copy_"));
   ASSERT_EQ(copy.accesses.size(), 2u);
-  EXPECT_EQ(copy.accesses[0].value->name(), "x");
-  EXPECT_TRUE(copy.accesses[0].write);
-  EXPECT_FALSE(copy.accesses[1].write);
+  EXPECT_EQ(copy.accesses[0].value()->name(), "x");
+  EXPECT_TRUE(copy.accesses[0].write());
+  EXPECT_FALSE(copy.accesses[1].write());
   EXPECT_EQ(copy.result.kind, OutputAlias::Kind::Aliases);
   EXPECT_EQ(copy.result.input->name(), "x");
   const NodeEffects& put = effects.effects(findNode(graph, "index_put_"));
-  EXPECT_TRUE(put.accesses[0].write) << "y is written";
-  EXPECT_FALSE(put.accesses[1].write) << "x is read, both as index and as values";
+  EXPECT_TRUE(put.accesses[0].write()) << "y is written";
+  EXPECT_FALSE(put.accesses[1].write()) << "x is read, both as index and as values";
   const NodeEffects& bad = effects.effects(findNode(graph, "bad"));
   EXPECT_FALSE(bad.known);
   EXPECT_NE(bad.unknownReason.find("keyword 'bogus'"), std::string::npos);

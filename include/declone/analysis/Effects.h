@@ -4,6 +4,7 @@
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
 
+#include <cassert>
 #include <cstdint>
 #include <deque>
 #include <span>
@@ -29,10 +30,23 @@ struct OutputAlias {
 /// The effects of one node: a view into EffectAnalysis's storage, valid as long as the
 /// analysis is. Returned by value, so that the analysis can keep one small record per node.
 struct NodeEffects {
-  /// One tensor input of the node; each distinct value once.
-  struct Access {
-    const Node* value;
-    bool write;
+  /// One tensor input of the node; each distinct value once. One word: a million-node graph
+  /// has over a million of them, alive through the whole pass.
+  class Access {
+  public:
+    Access(const Node* value, bool write)
+        : bits_(reinterpret_cast<uintptr_t>(value) | uintptr_t(write)) {
+      assert(reinterpret_cast<uintptr_t>(value) % 2 == 0 && "nodes are word-aligned");
+    }
+    [[nodiscard]] const Node* value() const {
+      return reinterpret_cast<const Node*>(bits_ & ~uintptr_t(1));
+    }
+    /// The node may write the value (or a view of it).
+    [[nodiscard]] bool write() const { return bits_ & 1; }
+    void markWritten() { bits_ |= 1; }
+
+  private:
+    uintptr_t bits_; ///< the value's address, with `write` in the low bit
   };
   /// False when the op has no usable schema (none, or a wildcard alias annotation): it may read
   /// and write every tensor argument and its results may alias any of them.
