@@ -112,6 +112,9 @@ private:
   /// str(tensor.device), saved in `context`.
   std::string_view deviceSpelling(Context& context, py::handle tensor);
 
+  /// Whether `fxNode` keeps its arguments in `_args`/`_kwargs`, the very objects its `args` and
+  /// `kwargs` properties return.
+  [[nodiscard]] bool storesArguments(py::handle fxNode) const;
   /// Records op._schema where it differs from (or is missing in) the built-in registry.
   void learnSchema(py::handle op);
 
@@ -120,9 +123,9 @@ private:
   /// an op's schema is fixed for the life of the process, so each is parsed once.
   std::shared_ptr<SchemaRegistry> liveSchemas_;
   /// Interned attribute names: PyObject_GetAttr with a ready str skips building one per call.
-  py::str opName_, nameName_, targetName_, argsName_, kwargsName_, metaName_, shapeName_,
-      strideName_, dtypeName_, deviceName_, fakeDeviceName_, storageOffsetName_, schemaName_,
-      valKey_, tensorMetaKey_;
+  py::str opName_, nameName_, targetName_, argsName_, kwargsName_, storedArgsName_,
+      storedKwargsName_, metaName_, shapeName_, strideName_, dtypeName_, deviceName_,
+      fakeDeviceName_, storageOffsetName_, schemaName_, valKey_, tensorMetaKey_;
   /// Per target object (kept alive by the reference held here): how it is spelled. Targets are
   /// few and long-lived (op overloads, operator functions), so this stays small.
   std::unordered_map<PyObject*, std::pair<py::object, TargetInfo>> targets_;

@@ -1,5 +1,6 @@
 """declone.fx.CloneEliminationPass (callable, uuid) and the Remark objects."""
 
+import copy
 import os
 import re
 import subprocess
@@ -95,6 +96,51 @@ def test_bad_mode_is_rejected_and_graph_untouched():
     with pytest.raises((ValueError, RuntimeError, TypeError)):
         declone.fx.eliminate_clones(gm.graph, mode="fast")
     assert recompile(gm).code == code
+
+
+def test_import_reads_the_properties_when_fx_does_not_store_arguments():
+    # The importer reads FX's stored `_args`/`_kwargs` directly (skipping two Python properties
+    # per node) only when the first node has them; otherwise it reads `args`/`kwargs`.
+    gm = trace(CASES["chain"].fn, torch.randn(4, 5))
+    expected = declone.fx.dumps(gm)
+
+    class HidingNode(torch.fx.Node):
+        def __getattribute__(self, name):
+            if name in ("_args", "_kwargs"):
+                raise AttributeError(name)
+            return super().__getattribute__(name)
+
+        @property
+        def args(self):
+            return torch.fx.Node.__getattribute__(self, "_args")
+
+        @property
+        def kwargs(self):
+            return torch.fx.Node.__getattribute__(self, "_kwargs")
+
+    for node in gm.graph.nodes:
+        node.__class__ = HidingNode
+    assert declone.fx.dumps(gm) == expected
+
+
+def test_import_reads_the_properties_when_they_are_not_the_stored_arguments():
+    gm = trace(CASES["chain"].fn, torch.randn(4, 5))
+    expected = declone.fx.dumps(gm)
+    remarks = [str(r) for r in declone.fx.eliminate_clones(copy.deepcopy(gm).graph)]
+
+    class CopyingNode(torch.fx.Node):
+        @property
+        def args(self):
+            return tuple(self._args)
+
+        @args.setter
+        def args(self, value):
+            torch.fx.Node.args.fset(self, value)
+
+    for node in gm.graph.nodes:
+        node.__class__ = CopyingNode
+    assert declone.fx.dumps(gm) == expected
+    assert [str(r) for r in declone.fx.eliminate_clones(gm.graph)] == remarks
 
 
 def test_list_too_long_for_the_ir_is_rejected_and_graph_untouched():
