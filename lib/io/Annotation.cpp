@@ -1,4 +1,5 @@
 // Parsing of FX type annotations: "DT[SIZES][STRIDES]DEVICE@OFFSET", "Sym(EXPR)", or verbatim.
+#include "Lexer.h"
 #include "declone/io/Reader.h"
 
 #include <algorithm>
@@ -8,9 +9,7 @@
 namespace declone {
 namespace {
 
-bool isIdentChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+using io::isNameChar;
 
 class AnnotationParser {
 public:
@@ -31,7 +30,7 @@ public:
       return type;
     }
     size_t nameEnd = 0;
-    while (nameEnd < text_.size() && isIdentChar(text_[nameEnd]))
+    while (nameEnd < text_.size() && isNameChar(text_[nameEnd]))
       ++nameEnd;
     if (nameEnd == 0 || nameEnd == text_.size() || text_[nameEnd] != '[') {
       type.kind = TypeAnnotation::Kind::Other;
@@ -58,7 +57,7 @@ public:
       tensor->strides = *strides;
     }
     size_t deviceStart = pos_;
-    while (pos_ < text_.size() && (isIdentChar(text_[pos_]) || text_[pos_] == ':'))
+    while (pos_ < text_.size() && (isNameChar(text_[pos_]) || text_[pos_] == ':'))
       ++pos_;
     tensor->device = text_.substr(deviceStart, pos_ - deviceStart);
     if (pos_ < text_.size() && text_[pos_] == '@') {

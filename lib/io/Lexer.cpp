@@ -1,25 +1,9 @@
 // Lexer for FX graph text.
 #include "Lexer.h"
 
-#include <array>
-
 namespace declone::io {
 namespace {
 
-bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-/// A table rather than five compares: identifiers are most of the characters lexed.
-constexpr auto kIdentChars = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c)
-    table[c] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
-  return table;
-}();
-bool isIdentChar(char c) {
-  return kIdentChars[static_cast<unsigned char>(c)];
-}
 bool isDigit(char c) {
   return c >= '0' && c <= '9';
 }
@@ -89,8 +73,8 @@ Token Lexer::lex() {
       ++pos_;
     return make(Tok::Comment, start);
   }
-  if (isIdentStart(c)) {
-    while (pos_ < source_.size() && isIdentChar(source_[pos_]))
+  if (isNameStart(c)) {
+    while (pos_ < source_.size() && isNameChar(source_[pos_]))
       ++pos_;
     return make(Tok::Identifier, start);
   }
@@ -194,8 +178,8 @@ Token Lexer::lexNumber(size_t start) {
         ++pos_;
     }
   }
-  if (pos_ < source_.size() && isIdentChar(source_[pos_])) {
-    while (pos_ < source_.size() && isIdentChar(source_[pos_]))
+  if (pos_ < source_.size() && isNameChar(source_[pos_])) {
+    while (pos_ < source_.size() && isNameChar(source_[pos_]))
       ++pos_;
     return error("malformed number", start);
   }

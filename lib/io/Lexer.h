@@ -1,6 +1,7 @@
 // Tokens of the Python subset FX prints, with line/column positions and bracket tracking.
 #pragma once
 
+#include <array>
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -8,6 +9,22 @@
 #include <vector>
 
 namespace declone::io {
+
+/// Python identifiers as FX prints them (ASCII). A table rather than five compares: names are
+/// most of the bytes the lexer and the reader's fast path scan.
+inline constexpr auto kNameChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c)
+    table[c] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+  return table;
+}();
+[[nodiscard]] inline bool isNameStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+[[nodiscard]] inline bool isNameChar(char c) {
+  return kNameChars[static_cast<unsigned char>(c)];
+}
 
 enum class Tok : uint8_t {
   End,     ///< end of input

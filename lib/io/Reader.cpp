@@ -75,22 +75,10 @@ constexpr MemoryFormatName kMemoryFormats[] = {
     {"channels_last_3d", MemoryFormat::ChannelsLast3d},
 };
 
-bool isNameStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+using io::isNameChar;
+using io::isNameStart;
 bool isDigit(char c) {
   return c >= '0' && c <= '9';
-}
-/// One load instead of five compares: names are most of the bytes the fast path scans.
-constexpr auto kNameChars = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c)
-    table[c] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
-  return table;
-}();
-bool isNameChar(char c) {
-  return kNameChars[static_cast<unsigned char>(c)];
 }
 // The fast path's scans, which stop at the '\n' that ends every line it reads.
 

@@ -198,6 +198,17 @@ private:
     reserve(20);
     cur_ = std::to_chars(cur_, cur_ + 20, value).ptr;
   }
+  /// Copies n bytes, kSize <= n <= 2 * kSize, as two blocks of kSize that may overlap.
+  template <size_t kSize>
+  [[gnu::always_inline]] static void copyHeadAndTail(char* to, const char* from, size_t n) {
+    struct Block {
+      char bytes[kSize];
+    } head, tail;
+    std::memcpy(&head, from, kSize);
+    std::memcpy(&tail, from + n - kSize, kSize);
+    std::memcpy(to, &head, kSize);
+    std::memcpy(to + n - kSize, &tail, kSize);
+  }
   /// memcpy for the short names, annotations and targets that make up most of the text: a call
   /// to memcpy for a few bytes costs more than the copy. Two overlapping loads cover 16 to 32
   /// bytes (8 to 16, ...) without reading outside the source.
@@ -205,25 +216,11 @@ private:
     if (n > 32 || __builtin_constant_p(n)) {
       std::memcpy(to, from, n);
     } else if (n >= 16) {
-      struct Block {
-        char bytes[16];
-      } head, tail;
-      std::memcpy(&head, from, 16);
-      std::memcpy(&tail, from + n - 16, 16);
-      std::memcpy(to, &head, 16);
-      std::memcpy(to + n - 16, &tail, 16);
+      copyHeadAndTail<16>(to, from, n);
     } else if (n >= 8) {
-      uint64_t head, tail;
-      std::memcpy(&head, from, 8);
-      std::memcpy(&tail, from + n - 8, 8);
-      std::memcpy(to, &head, 8);
-      std::memcpy(to + n - 8, &tail, 8);
+      copyHeadAndTail<8>(to, from, n);
     } else if (n >= 4) {
-      uint32_t head, tail;
-      std::memcpy(&head, from, 4);
-      std::memcpy(&tail, from + n - 4, 4);
-      std::memcpy(to, &head, 4);
-      std::memcpy(to + n - 4, &tail, 4);
+      copyHeadAndTail<4>(to, from, n);
     } else if (n != 0) {
       // 1 to 3 bytes: first, middle and last (some the same byte).
       to[0] = from[0];
