@@ -1679,7 +1679,21 @@ Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
 
 } // namespace
 
+namespace {
+
+/// Names, spellings and argument texts are kept as 32-bit lengths (so that a million-node graph
+/// stays small), which a text under 4 GiB guarantees.
+Status checkSourceSize(std::string_view text) {
+  if (text.size() <= UINT32_MAX)
+    return ok();
+  return Error{"input is 4 GiB or larger; declone reads graph text under 4 GiB", 1, 1};
+}
+
+} // namespace
+
 Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text) {
+  if (Status size = checkSourceSize(text); !size)
+    return size.error();
   auto file = std::make_unique<GraphFile>();
   // Every spelling the graph keeps points into this copy.
   std::string_view source = file->context->saveSource(text);
@@ -1687,6 +1701,8 @@ Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text) {
 }
 
 Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(std::string text) {
+  if (Status size = checkSourceSize(text); !size)
+    return size.error();
   auto file = std::make_unique<GraphFile>();
   std::string_view source = file->context->adoptSource(std::move(text));
   return readSource(std::move(file), source);

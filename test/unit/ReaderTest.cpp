@@ -242,6 +242,18 @@ TEST(Reader, EmptyViewWithoutData) {
   EXPECT_NE(file.error().message.find("no graph found"), std::string::npos) << file.error().message;
 }
 
+// Lengths in the IR are 32-bit: a text of 4 GiB or more is refused before anything is read
+// (the view below is never dereferenced).
+TEST(Reader, RefusesTextsOf4GiBOrMore) {
+  const char small[] = "def forward(self):\n    return ()\n";
+  std::string_view huge(small, size_t(UINT32_MAX) + 1);
+  Result<std::unique_ptr<GraphFile>> file = readGraphFile(huge);
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.error().line, 1u);
+  EXPECT_EQ(file.error().column, 1u);
+  EXPECT_NE(file.error().message.find("4 GiB"), std::string::npos) << file.error().message;
+}
+
 // An Arg stores its element count in 24 bits; a longer list must be an error, not a wrap.
 TEST(Reader, RejectsListsAnArgCannotCount) {
   std::string list;

@@ -79,8 +79,8 @@ public:
   Arg() : integer(0) {}
 
   [[nodiscard]] std::string_view text() const { return {textData_, textSize_}; }
-  /// `text` must outlive the graph (source text or arena) and be shorter than 4 GiB, which a
-  /// reader guarantees by reading files under that size.
+  /// `text` must outlive the graph (source text or arena) and be shorter than 4 GiB, which the
+  /// reader guarantees by refusing texts of that size.
   void setText(std::string_view text) {
     assert(text.size() <= UINT32_MAX);
     textData_ = text.data();
