@@ -600,9 +600,13 @@ bool Reader::readAnnotation(const TypeAnnotation*& type) {
   uint32_t depth = lexer_.depth();
   if (!is(Tok::Identifier))
     return failExpected("a type annotation");
-  while (!(lexer_.depth() == depth &&
-           (is(Tok::Comma) || is(Tok::RParen) || is(Tok::Assign) || is(Tok::Semicolon))) &&
-         !is(Tok::Newline) && !is(Tok::End)) {
+  // The depth is the lexer's after the current token: a ')' that closes the parameter list has
+  // already left the level the annotation started at.
+  auto ends = [&] {
+    return (lexer_.depth() == depth && (is(Tok::Comma) || is(Tok::Assign) || is(Tok::Semicolon))) ||
+           (is(Tok::RParen) && lexer_.depth() + 1 == depth);
+  };
+  while (!ends() && !is(Tok::Newline) && !is(Tok::End)) {
     if (is(Tok::Error))
       return failLexer(cur_);
     advance();

@@ -68,6 +68,25 @@ TEST(Reader, ParsesTensorAndSymAnnotations) {
   EXPECT_FALSE(tensor.storageOffset) << "absent offsets are inferred later, not assumed 0";
 }
 
+// Regression (reader fuzzer): a bare annotation on the last parameter ran past the ')' that
+// closes the signature, so `def forward(self, a: torch.Tensor):` was an error; and printing
+// `a: Z"x", )` dropped the comma into text that no longer parsed.
+TEST(Reader, BareAnnotationOnTheLastParameter) {
+  for (std::string_view text : {
+           "def forward(self, a: torch.Tensor):\n    return (a,)\n",
+           "def forward(self, a: torch.Tensor, b: Optional[torch.Tensor]):\n    return (a,)\n",
+           "def forward(self, a: Z\"x\"):\n    return ()\n",
+           "def forward(self, arg0_1:Z\"Sym(s77)\", ):\n        # No\n       return ()\n",
+       }) {
+    auto file = readGraphFile(text);
+    ASSERT_TRUE(file.ok()) << text << "\n" << file.error().format("f");
+    std::string printed = writeGraphFile(**file);
+    auto reread = readGraphFile(printed);
+    ASSERT_TRUE(reread.ok()) << printed << "\n" << reread.error().format("printed");
+    EXPECT_EQ(writeGraphFile(**reread), printed);
+  }
+}
+
 TEST(Reader, AnnotationForms) {
   Context context;
   auto parse = [&](std::string_view text) { return parseTypeAnnotation(context, text); };
