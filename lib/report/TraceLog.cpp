@@ -1,6 +1,8 @@
 // TORCH_TRACE logs: glog-prefixed JSON records, each optionally followed by tab-indented payload.
 #include "declone/report/TraceLog.h"
 
+#include "declone/support/Lines.h"
+
 #include <array>
 #include <cctype>
 #include <nlohmann/json.hpp>
@@ -89,19 +91,9 @@ Result<TraceLog> splitTraceLog(std::string_view text) {
       log.firstProblem = Error{std::move(message), lineNumber, column};
     ++log.numProblems;
   };
-  uint32_t lineNumber = 0;
-  size_t position = 0;
-  while (position < text.size()) {
-    size_t end = text.find('\n', position);
-    if (end == std::string_view::npos)
-      end = text.size();
-    std::string_view line = text.substr(position, end - position);
-    position = end + 1;
-    ++lineNumber;
-    if (!line.empty() && line.back() == '\r')
-      line.remove_suffix(1);
+  forEachLine(text, [&](std::string_view line, uint32_t lineNumber) {
     if (line.empty())
-      continue;
+      return true;
     if (line.front() == '\t') {
       if (current) {
         if (!current->payload.empty() || !current->payloadLines.empty())
@@ -111,7 +103,7 @@ Result<TraceLog> splitTraceLog(std::string_view text) {
       } else if (!inPayload) {
         problem(lineNumber, 1, "payload line without a record before it");
       }
-      continue;
+      return true;
     }
     current = nullptr;
     inPayload = false;
@@ -119,13 +111,13 @@ Result<TraceLog> splitTraceLog(std::string_view text) {
     if (!jsonStart) {
       problem(lineNumber, 1,
               "expected a structured trace record ('V1205 12:34:56.789000 PID FILE:LINE] {...}')");
-      continue;
+      return true;
     }
     std::string_view json = line.substr(*jsonStart);
     nlohmann::json record = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
     if (record.is_discarded() || !record.is_object()) {
       problem(lineNumber, static_cast<uint32_t>(*jsonStart + 1), "the record is not a JSON object");
-      continue;
+      return true;
     }
     ++log.numRecords;
     inPayload = record.contains("has_payload");
@@ -144,7 +136,8 @@ Result<TraceLog> splitTraceLog(std::string_view text) {
       current = inPayload ? &log.graphs.back() : nullptr;
       break;
     }
-  }
+    return true;
+  });
   if (log.numRecords == 0) {
     if (log.firstProblem)
       return Error{"not a structured trace (TORCH_TRACE) log: " + log.firstProblem->message,

@@ -9,6 +9,7 @@
 // other mutable arguments are read too (in-place updates).
 #include "Execution.h"
 #include "declone/schema/SchemaRegistry.h"
+#include "declone/support/Lines.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <memory>
@@ -73,23 +74,19 @@ void registerStandInKernels() {
     for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources()) {
       if (source.name != "supplement")
         continue;
-      std::string_view text = source.text;
-      while (!text.empty()) {
-        size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+      forEachLine(source.text, [&](std::string_view line, uint32_t) {
         Result<OpSchema> schema = parseSchema(line);
         if (line.empty() || line.front() == '#' || !schema.ok() || !schema->returns.empty() ||
             schema->opNamespace == "aten" || schema->opNamespace == "prims")
-          continue;
+          return true;
         bool writes = false;
         for (size_t i = 0; i < schema->arguments.size(); ++i)
           writes = writes || (schema->writesArgument(i) && schema->isTensorLike(i));
         if (!writes)
-          continue;
+          return true;
         std::string name = schema->opNamespace + "::" + schema->name;
         if (c10::Dispatcher::singleton().findSchema({name, schema->overload}))
-          continue; // a real kernel exists
+          return true; // a real kernel exists
         try {
           auto library = std::make_unique<torch::Library>(
               torch::Library::FRAGMENT, schema->opNamespace, c10::nullopt, __FILE__, __LINE__);
@@ -105,7 +102,8 @@ void registerStandInKernels() {
         } catch (const std::exception&) {
           // A schema this libtorch cannot read: the op stays without a kernel.
         }
-      }
+        return true;
+      });
     }
   });
 }

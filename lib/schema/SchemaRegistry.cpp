@@ -2,6 +2,7 @@
 #include "declone/schema/SchemaRegistry.h"
 
 #include "BuiltinSchemas.h"
+#include "declone/support/Lines.h"
 
 #include <cassert>
 #include <fstream>
@@ -30,20 +31,9 @@ bool isBlankOrComment(std::string_view line) {
 
 /// Calls `fn(line, lineNumber)` for every schema line of `text`; stops when `fn` returns false.
 template <class Fn> void forEachSchemaLine(std::string_view text, Fn fn) {
-  uint32_t lineNumber = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos)
-      end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++lineNumber;
-    if (!line.empty() && line.back() == '\r')
-      line.remove_suffix(1);
-    if (!isBlankOrComment(line) && !fn(line, lineNumber))
-      return;
-  }
+  forEachLine(text, [&](std::string_view line, uint32_t lineNumber) {
+    return isBlankOrComment(line) || fn(line, lineNumber);
+  });
 }
 
 } // namespace

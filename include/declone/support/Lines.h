@@ -1,0 +1,29 @@
+// Iteration over the lines of a text, as the schema files and trace logs are read.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace declone {
+
+/// Calls `fn(line, lineNumber)` for each line of `text` (1-based numbers), without its '\n' and
+/// without a '\r' before it; stops early when `fn` returns false. A final line without '\n'
+/// counts; the empty text has no lines.
+template <class Fn> void forEachLine(std::string_view text, Fn&& fn) {
+  uint32_t lineNumber = 0;
+  size_t position = 0;
+  while (position < text.size()) {
+    size_t end = text.find('\n', position);
+    if (end == std::string_view::npos)
+      end = text.size();
+    std::string_view line = text.substr(position, end - position);
+    position = end + 1;
+    ++lineNumber;
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (!fn(line, lineNumber))
+      return;
+  }
+}
+
+} // namespace declone
