@@ -126,8 +126,7 @@ Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation* type
       before = before->next_;
   }
   Node* node = newNode(Node::Kind::Placeholder, name, before);
-  if (type)
-    node->type_ = type;
+  node->setType(type);
   if (defaultValue)
     extras(node).defaultValue = defaultValue;
   return node;
@@ -138,8 +137,7 @@ Node* Graph::createCall(std::string_view name, const Target* target, std::span<A
   assert(target && "a call needs a target");
   Node* node = newNode(Node::Kind::Call, name, before);
   node->target_ = target;
-  if (type)
-    node->type_ = type;
+  node->setType(type);
   node->setArgs(args, kwargs);
   linkUses(node);
   return node;
@@ -149,8 +147,7 @@ Node* Graph::createGetAttr(std::string_view name, std::string_view attribute,
                            const TypeAnnotation* type, Node* before) {
   Node* node = newNode(Node::Kind::GetAttr, name, before);
   extras(node).attribute = context_->save(attribute);
-  if (type)
-    node->type_ = type;
+  node->setType(type);
   return node;
 }
 
