@@ -10,12 +10,6 @@ namespace {
 constexpr std::string_view kFunctionalHigherOrderOps[] = {
     "auto_functionalized", "auto_functionalized_v2", "triton_kernel_wrapper_functional"};
 
-bool isFunctionalHigherOrder(const Target& target) {
-  return target.isHigherOrder() &&
-         std::find(std::begin(kFunctionalHigherOrderOps), std::end(kFunctionalHigherOrderOps),
-                   target.opName) != std::end(kFunctionalHigherOrderOps);
-}
-
 std::string schemaName(const Target& target) {
   std::string name = std::string(target.opNamespace) + "::" + std::string(target.opName);
   if (!target.overload.empty())
@@ -82,6 +76,12 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 }
 
 } // namespace
+
+bool isFunctionalHigherOrder(const Target& target) {
+  return target.isHigherOrder() &&
+         std::find(std::begin(kFunctionalHigherOrderOps), std::end(kFunctionalHigherOrderOps),
+                   target.opName) != std::end(kFunctionalHigherOrderOps);
+}
 
 size_t EffectAnalysis::countReferences(const Graph& graph) {
   size_t references = 0;

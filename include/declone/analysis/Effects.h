@@ -15,6 +15,10 @@
 
 namespace declone {
 
+/// auto_functionalized and its kin: higher-order ops that read their tensor arguments and
+/// return fresh tensors.
+[[nodiscard]] bool isFunctionalHigherOrder(const Target& target);
+
 /// How a value (or one output of a multi-output node) relates to the node's tensor inputs.
 struct OutputAlias {
   enum class Kind : uint8_t {

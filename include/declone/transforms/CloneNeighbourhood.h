@@ -1,0 +1,114 @@
+// The part of a graph that clone elimination's decisions depend on, chosen before it is read.
+#pragma once
+
+#include "declone/ir/Graph.h"
+#include "declone/schema/SchemaRegistry.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace declone {
+
+/// A graph the selection reads node by node, by position in program order. An importer of live
+/// graphs answers from the live graph and so reads only the nodes the selection asks about;
+/// GraphNeighbourhoodSource answers from a graph already in memory.
+class NeighbourhoodSource {
+public:
+  /// One argument of a call, positional (`position`) or keyword (`keyword`).
+  struct Argument {
+    static constexpr uint32_t kKeyword = UINT32_MAX;
+    enum class Value : uint8_t {
+      Node,  ///< the argument is one node: `node`
+      None,  ///< None
+      Other, ///< a constant, or a list, tuple, dict or slice (its nodes are in `nested`)
+    };
+    uint32_t position = kKeyword;
+    std::string_view keyword;
+    Value value = Value::Other;
+    uint32_t node = 0; ///< the referenced node's position, for Value::Node
+  };
+  struct Arguments {
+    std::vector<Argument> arguments; ///< every argument, positional ones first
+    std::vector<uint32_t> nested;    ///< nodes inside the lists, tuples, dicts and slices
+    /// Calls fn(position) for every node referenced anywhere in the arguments.
+    template <class Fn> void forEachNode(Fn&& fn) const {
+      for (const Argument& argument : arguments)
+        if (argument.value == Argument::Value::Node)
+          fn(argument.node);
+      for (uint32_t node : nested)
+        fn(node);
+    }
+  };
+
+  virtual ~NeighbourhoodSource() = default;
+  [[nodiscard]] virtual uint32_t size() const = 0;
+  [[nodiscard]] virtual Node::Kind kind(uint32_t node) const = 0;
+  /// The target of a call; nullptr for other nodes.
+  [[nodiscard]] virtual const Target* target(uint32_t node) const = 0;
+  /// Replaces `out` with the arguments of a call or the output. Keyword views stay valid while
+  /// the source lives.
+  virtual void arguments(uint32_t node, Arguments& out) = 0;
+  /// Replaces `out` with the nodes whose arguments reference `node`, each once, in any order.
+  virtual void users(uint32_t node, std::vector<uint32_t>& out) = 0;
+};
+
+/// What the pass needs of one node.
+enum class NeighbourhoodRole : uint8_t {
+  /// Nothing decided depends on the node.
+  Absent,
+  /// Only the node's existence: a placeholder (donation counts placeholders by position), or a
+  /// value that an imported node references but whose storage is none of the clones' or
+  /// sources'. A stand-in keeps its name and position and has no arguments and no annotation;
+  /// one that is not a placeholder stands in as a get_attr.
+  StandIn,
+  /// The node as an import of the whole graph would have it.
+  Imported,
+};
+
+/// The nodes clone elimination (either mode) decides by, each with its role:
+/// - the clones, their sources, and every value that may share storage with one of them, closed
+///   over views, in-place results, getitem and op schemas, and conservatively over ops without
+///   a usable schema (their results may alias every argument);
+/// - every node that references such a value (so every read, write and return of those
+///   storages, and every user of a clone or a source);
+/// - the output, every placeholder, and stand-ins for the other values imported nodes refer to.
+/// The pass decides on the graph of these nodes, in program order with the same lines, exactly
+/// as on the whole graph, provided the layout of each annotated clone and source is stated in
+/// full (with a storage offset): an inferred layout would look at nodes left out.
+[[nodiscard]] std::vector<NeighbourhoodRole>
+selectCloneNeighbourhood(NeighbourhoodSource& source, const SchemaRegistry& schemas);
+
+/// Every aten.clone and clone source in `graph` that carries a tensor annotation has a storage
+/// offset in it: the condition under which deciding on the neighbourhood is exact.
+[[nodiscard]] bool cloneLayoutsAreStated(const Graph& graph);
+
+/// A NeighbourhoodSource over a graph in memory (Graph::numberNodes() must be current).
+/// Positions are the nodes' places in program order.
+class GraphNeighbourhoodSource final : public NeighbourhoodSource {
+public:
+  explicit GraphNeighbourhoodSource(const Graph& graph);
+  [[nodiscard]] uint32_t size() const override { return static_cast<uint32_t>(nodes_.size()); }
+  [[nodiscard]] Node::Kind kind(uint32_t node) const override { return nodes_[node]->kind(); }
+  [[nodiscard]] const Target* target(uint32_t node) const override {
+    return nodes_[node]->target();
+  }
+  void arguments(uint32_t node, Arguments& out) override;
+  void users(uint32_t node, std::vector<uint32_t>& out) override;
+  [[nodiscard]] const Node* node(uint32_t position) const { return nodes_[position]; }
+
+private:
+  std::vector<const Node*> nodes_;
+  std::vector<uint32_t> positionByOrder_;
+};
+
+/// Builds, in `module`'s Context, the graph an importer builds from `roles` (which
+/// selectCloneNeighbourhood chose for `module`'s graph through a GraphNeighbourhoodSource):
+/// imported nodes copied with their arguments, annotations and lines, stand-ins as described
+/// above. What tests compare the whole graph's decisions with.
+[[nodiscard]] std::unique_ptr<GraphModule>
+copyCloneNeighbourhood(const GraphModule& module, std::span<const NeighbourhoodRole> roles);
+
+} // namespace declone
