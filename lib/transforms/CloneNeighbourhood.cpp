@@ -3,6 +3,7 @@
 
 #include "declone/analysis/Effects.h"
 
+#include <algorithm>
 #include <cassert>
 #include <optional>
 #include <unordered_map>
@@ -17,15 +18,17 @@ using Arguments = NeighbourhoodSource::Arguments;
 /// Errs towards `all`: a node taken in needlessly costs time, one left out changes decisions.
 struct AliasPlan {
   /// The value may share storage with any node in the arguments: ops without a usable schema
-  /// (their results may alias every argument), Python functions, getitem (whose element may be
-  /// a view of any argument of the container), and ops returning several values (the
-  /// analysis may tie an element it cannot place to every argument of the op).
+  /// (their results may alias every argument), Python functions, and getitem (an element of
+  /// a container may be a view of one of the container's arguments).
   bool all = false;
   /// For the remaining ops: the schema, whose parameters `aliased` marks those a return is a
   /// view of. Without a schema and without `all`, the value is fresh (functional higher-order
   /// ops) or not a value (placeholders, get_attr, the output).
   const OpSchema* schema = nullptr;
   std::vector<bool> aliased;
+  /// The op returns a tuple of this many values (0 for one value or a list). AliasAnalysis ties
+  /// an element with a constant index outside it to every argument of the op.
+  size_t tupleSize = 0;
 };
 
 AliasPlan makePlan(const Target* target, const SchemaRegistry& schemas) {
@@ -44,14 +47,13 @@ AliasPlan makePlan(const Target* target, const SchemaRegistry& schemas) {
           : schemas.lookup(target->opNamespace, target->opName, target->overload);
   // wait_tensor's schema declares a fresh result, but EffectAnalysis takes it for its input.
   if (!schema || schema->hasWildcard() || schema->isVararg || schema->isVarret ||
-      schema->returns.size() > 1 ||
-      (schema->returns.size() == 1 && schema->returns[0].type.isList()) ||
       target->isOp("_c10d_functional", "wait_tensor")) {
     plan.all = true;
     return plan;
   }
   plan.schema = schema;
   plan.aliased.assign(schema->arguments.size(), false);
+  plan.tupleSize = schema->returns.size() > 1 ? schema->returns.size() : 0;
   for (size_t i = 0; i < schema->returns.size(); ++i) {
     if (!schema->returns[i].isTensorLike() || schema->returnIsFresh(i))
       continue;
@@ -67,9 +69,9 @@ AliasPlan makePlan(const Target* target, const SchemaRegistry& schemas) {
 
 class Selection {
 public:
-  Selection(NeighbourhoodSource& source, const SchemaRegistry& schemas)
-      : source_(source), schemas_(schemas), roles_(source.size(), NeighbourhoodRole::Absent),
-        member_(source.size(), false) {}
+  Selection(NeighbourhoodSource& source, const SchemaRegistry& schemas, CloneEliminationMode mode)
+      : source_(source), schemas_(schemas), mode_(mode),
+        roles_(source.size(), NeighbourhoodRole::Absent), member_(source.size(), false) {}
 
   std::vector<NeighbourhoodRole> run() {
     uint32_t size = source_.size();
@@ -94,32 +96,49 @@ public:
         break;
       }
     }
-    // Close over the storages of the clones and sources: up to what a member may be a view of,
-    // down to what may be a view of a member. Every user of a member is taken in: it reads,
-    // writes or returns the member's storage.
+    // Safe mode closes over the storages of the clones and sources: up to what a member may be
+    // a view of, down to what may be a view of a member. Every user of a member is taken in:
+    // it reads, writes or returns the member's storage. vLLM's rules look at the clones' and
+    // sources' users only.
     std::vector<uint32_t> users;
     while (!worklist_.empty()) {
       uint32_t member = worklist_.back();
       worklist_.pop_back();
+      if (mode_ == CloneEliminationMode::Vllm) {
+        source_.users(member, users);
+        for (uint32_t user : users)
+          roles_[user] = NeighbourhoodRole::Imported;
+        continue;
+      }
       forEachAliasedArgument(member, [&](uint32_t argument) { join(argument); });
       source_.users(member, users);
       for (uint32_t user : users) {
         if (member_[user])
           continue;
         roles_[user] = NeighbourhoodRole::Imported;
+        // A getitem's element may be a view of its container's argument rather than of the
+        // container: ask whether it may share storage with any member.
         bool aliases = false;
-        forEachAliasedArgument(user, [&](uint32_t argument) { aliases |= argument == member; });
+        forEachAliasedArgument(user, [&](uint32_t argument) { aliases |= member_[argument]; });
         if (aliases)
           join(user);
+        else
+          joinElementsOutOfRange(user);
       }
     }
-    // What the imported nodes refer to must exist; what is not imported stands in.
-    for (uint32_t node = 0; node < size; ++node) {
+    // What the imported nodes refer to must exist; what is not imported stands in, except the
+    // container of a getitem, whose effects say what the element is. Containers come before
+    // their getitems, so a backward walk reaches a container after making it imported.
+    for (uint32_t node = size; node-- > 0;) {
       if (roles_[node] != NeighbourhoodRole::Imported ||
           source_.kind(node) == Node::Kind::Placeholder ||
           source_.kind(node) == Node::Kind::GetAttr)
         continue;
-      argumentsOf(node).forEachNode([&](uint32_t argument) {
+      const Arguments& arguments = argumentsOf(node);
+      if (isGetItem(node) && !arguments.arguments.empty() &&
+          arguments.arguments[0].value == Argument::Value::Node)
+        roles_[arguments.arguments[0].node] = NeighbourhoodRole::Imported;
+      arguments.forEachNode([&](uint32_t argument) {
         if (roles_[argument] == NeighbourhoodRole::Absent)
           roles_[argument] = NeighbourhoodRole::StandIn;
       });
@@ -134,6 +153,35 @@ private:
     member_[node] = true;
     roles_[node] = NeighbourhoodRole::Imported;
     worklist_.push_back(node);
+  }
+
+  /// The getitems of `container`'s tuple whose index is out of its range: AliasAnalysis ties
+  /// them to every argument of the container, so to the member among them.
+  void joinElementsOutOfRange(uint32_t container) {
+    if (source_.kind(container) != Node::Kind::Call ||
+        planOf(source_.target(container)).tupleSize == 0)
+      return;
+    std::vector<uint32_t> users;
+    source_.users(container, users);
+    for (uint32_t user : users)
+      if (indexOutOfRange(user))
+        join(user);
+  }
+
+  /// `node` is a getitem with a constant index outside its container's tuple.
+  bool indexOutOfRange(uint32_t node) {
+    if (source_.kind(node) != Node::Kind::Call || !source_.target(node)->isOperator("getitem"))
+      return false;
+    const Arguments& arguments = argumentsOf(node);
+    if (arguments.arguments.size() != 2 || arguments.arguments[0].value != Argument::Value::Node ||
+        arguments.arguments[1].value != Argument::Value::Int)
+      return false;
+    uint32_t container = arguments.arguments[0].node;
+    if (source_.kind(container) != Node::Kind::Call)
+      return false;
+    size_t size = planOf(source_.target(container)).tupleSize;
+    int64_t index = arguments.arguments[1].integer;
+    return size != 0 && (index < 0 || static_cast<uint64_t>(index) >= size);
   }
 
   const Arguments& argumentsOf(uint32_t node) {
@@ -157,35 +205,93 @@ private:
     return schema.argumentIndex(argument.keyword);
   }
 
+  bool isGetItem(uint32_t node) const {
+    return source_.kind(node) == Node::Kind::Call && source_.target(node)->isOperator("getitem");
+  }
+
+  /// The call has an argument its schema lacks, which makes the op unknown.
+  static bool lacksParameter(const OpSchema& schema, const Arguments& arguments) {
+    return std::any_of(arguments.arguments.begin(), arguments.arguments.end(),
+                       [&](const Argument& argument) { return !parameterOf(schema, argument); });
+  }
+
   /// Calls fn(argument) for each node in a call's arguments whose storage its value may
   /// share: a superset of what EffectAnalysis and AliasAnalysis relate the value to.
   template <class Fn> void forEachAliasedArgument(uint32_t node, Fn&& fn) {
     if (source_.kind(node) != Node::Kind::Call)
       return;
+    if (isGetItem(node))
+      return forEachAliasedOfElement(argumentsOf(node), fn);
     const AliasPlan& plan = planOf(source_.target(node));
     if (!plan.all && !plan.schema)
       return;
     const Arguments& arguments = argumentsOf(node);
-    bool all = plan.all;
-    // An argument the schema lacks makes the op unknown. An aliased parameter filled by neither
-    // a node nor None (a list of tensors, a constant) ties the result to every argument.
-    for (size_t i = 0; !all && i < arguments.arguments.size(); ++i) {
-      const Argument& argument = arguments.arguments[i];
-      std::optional<size_t> index = parameterOf(*plan.schema, argument);
-      all = !index || (plan.aliased[*index] && argument.value == Argument::Value::Other);
+    if (plan.all || lacksParameter(*plan.schema, arguments))
+      return arguments.forEachNode(fn);
+    for (size_t i = 0; i < plan.aliased.size(); ++i)
+      if (plan.aliased[i] && !forEachFilling(*plan.schema, arguments, i, fn))
+        return arguments.forEachNode(fn);
+  }
+
+  /// Calls fn for the node filling parameter `parameter`; false if a value that is neither a
+  /// node nor None fills it, which ties the result to every argument.
+  template <class Fn>
+  static bool forEachFilling(const OpSchema& schema, const Arguments& arguments, size_t parameter,
+                             Fn&& fn) {
+    for (const Argument& argument : arguments.arguments) {
+      if (parameterOf(schema, argument) != parameter)
+        continue;
+      if (argument.value == Argument::Value::Node)
+        fn(argument.node);
+      else if (argument.value != Argument::Value::None)
+        return false;
     }
-    if (all) {
-      arguments.forEachNode(fn);
+    return true;
+  }
+
+  /// getitem(container, index): what the element may share storage with. An element of a
+  /// container with one value is a view of the container; an element of a tuple or list is
+  /// what the container's schema says of that return (its container must then be imported,
+  /// which the last step of run() sees to, but need not be a member).
+  template <class Fn> void forEachAliasedOfElement(const Arguments& arguments, Fn&& fn) {
+    if (arguments.arguments.size() != 2 || arguments.arguments[0].value != Argument::Value::Node ||
+        arguments.arguments[1].value != Argument::Value::Int)
+      return arguments.forEachNode(fn); // the analysis takes such an element for unknown
+    uint32_t container = arguments.arguments[0].node;
+    int64_t index = arguments.arguments[1].integer;
+    if (source_.kind(container) != Node::Kind::Call) {
+      fn(container);
       return;
     }
-    for (const Argument& argument : arguments.arguments)
-      if (argument.value == Argument::Value::Node &&
-          plan.aliased[*parameterOf(*plan.schema, argument)])
-        fn(argument.node);
+    const AliasPlan& plan = planOf(source_.target(container));
+    if (plan.all) {
+      fn(container);
+      return argumentsOf(container).forEachNode(fn);
+    }
+    if (!plan.schema) // a functional higher-order op: fresh elements
+      return;
+    const OpSchema& schema = *plan.schema;
+    bool list = schema.returns.size() == 1 && schema.returns[0].type.isList();
+    if (!list && plan.tupleSize == 0) {
+      fn(container);
+      return;
+    }
+    const Arguments& containerArguments = argumentsOf(container);
+    if (lacksParameter(schema, containerArguments) ||
+        (!list && (index < 0 || static_cast<uint64_t>(index) >= plan.tupleSize)))
+      return containerArguments.forEachNode(fn);
+    size_t returned = list ? 0 : static_cast<size_t>(index);
+    if (!schema.returns[returned].isTensorLike() || schema.returnIsFresh(returned))
+      return;
+    // makePlan made every aliasing return's argument known (or the plan `all`).
+    size_t parameter = *schema.returnAliasesArgument(returned);
+    if (!forEachFilling(schema, containerArguments, parameter, fn))
+      containerArguments.forEachNode(fn);
   }
 
   NeighbourhoodSource& source_;
   const SchemaRegistry& schemas_;
+  CloneEliminationMode mode_;
   std::vector<NeighbourhoodRole> roles_;
   std::vector<bool> member_; ///< may share storage with a clone or a clone's source
   std::vector<uint32_t> worklist_;
@@ -196,8 +302,9 @@ private:
 } // namespace
 
 std::vector<NeighbourhoodRole> selectCloneNeighbourhood(NeighbourhoodSource& source,
-                                                        const SchemaRegistry& schemas) {
-  return Selection(source, schemas).run();
+                                                        const SchemaRegistry& schemas,
+                                                        CloneEliminationMode mode) {
+  return Selection(source, schemas, mode).run();
 }
 
 bool cloneLayoutsAreStated(const Graph& graph) {
@@ -239,6 +346,9 @@ void GraphNeighbourhoodSource::arguments(uint32_t position, Arguments& out) {
       argument.node = positionByOrder_[value.node()->order()];
     } else if (value.kind == ArgKind::None) {
       argument.value = Argument::Value::None;
+    } else if (value.kind == ArgKind::Int) {
+      argument.value = Argument::Value::Int;
+      argument.integer = value.integer;
     } else {
       value.forEachNode(
           [&](const Node* nested) { out.nested.push_back(positionByOrder_[nested->order()]); });

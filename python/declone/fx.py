@@ -31,9 +31,6 @@ for _name, _abbreviation in (("complex32", "c32"), ("uint16", "u16"), ("uint32",
     if hasattr(torch, _name):
         _DTYPE_ABBREVIATIONS[getattr(torch, _name)] = _abbreviation
 
-# What the pass counts as a clone (the default overload, or the packet FX may also record).
-_CLONES = (torch.ops.aten.clone.default, torch.ops.aten.clone)
-
 # Values of declone::MemoryFormat.
 _MEMORY_FORMATS = {torch.contiguous_format: 0, torch.preserve_format: 1,
                    torch.channels_last: 2, torch.channels_last_3d: 3}
@@ -79,9 +76,10 @@ _IMPORTER = _declone.FxImporter(_declone.TorchTypes(
 _NO_TORCH_FUNCTION = getattr(torch._C, "DisableTorchFunction", contextlib.nullcontext)
 
 
-def _import(graph, for_clone_elimination):
+def _import(graph, for_clone_elimination, neighbourhood=""):
     with _NO_TORCH_FUNCTION():
-        return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination)
+        return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination,
+                                      neighbourhood=neighbourhood)
 
 
 def _graph_of(graph_or_module):
@@ -101,9 +99,10 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
     placeholder. A remark's line is its node's line in ``dumps`` of the graph before."""
     graph = _graph_of(graph)
-    if not any(node.target in _CLONES for node in graph.nodes):
-        return []  # nothing to decide: skip converting the graph
-    imported = _import(graph, True)
+    # Only the clones' neighbourhood is read: most nodes of a large graph are far from them.
+    imported = _import(graph, True, neighbourhood=mode)
+    if not imported.clones:
+        return []
     remarks, removed = imported.eliminate_clones(list(donated_input_ids), mode)
     # Each decision was made on the graph as rewritten so far: replaying them in program order
     # gives the graph the C++ pass produced.

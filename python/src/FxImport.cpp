@@ -55,9 +55,9 @@ FxImporter::FxImporter(TorchTypes types)
       liveSchemas_(std::make_shared<SchemaRegistry>(&SchemaRegistry::builtin())), opName_("op"),
       nameName_("name"), targetName_("target"), argsName_("args"), kwargsName_("kwargs"),
       storedArgsName_("_args"), storedKwargsName_("_kwargs"), metaName_("meta"),
-      shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"), deviceName_("device"),
-      fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"), schemaName_("_schema"),
-      valKey_("val"), tensorMetaKey_("tensor_meta") {
+      usersName_("users"), shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"),
+      deviceName_("device"), fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"),
+      schemaName_("_schema"), valKey_("val"), tensorMetaKey_("tensor_meta") {
   for (auto [dtype, abbreviation] : types_.dtypes)
     if (std::optional<DType> parsed = dtypeFromAbbreviation(utf8(abbreviation)))
       dtypes_.emplace(dtype.ptr(), *parsed);
@@ -144,7 +144,7 @@ FxImporter::MetaValue FxImporter::metaValue(py::handle meta) {
   return {val, describesTensor(val) ? MetaValue::Kind::TensorMetadata : MetaValue::Kind::Other};
 }
 
-void FxImporter::annotateForCloneElimination(Graph& graph) {
+void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
   for (const Node* node : graph) {
@@ -174,7 +174,7 @@ void FxImporter::annotateForCloneElimination(Graph& graph) {
       offsetsKnown = false;
   }
   // An offset LayoutAnalysis must infer comes from the annotations of the views behind it.
-  if (!offsetsKnown)
+  if (!offsetsKnown && inferOffsets)
     for (auto& [node, meta] : deferred_)
       if (!consulted[node->order()])
         node->setType(context.create<TypeAnnotation>(annotation(context, meta)));
@@ -328,7 +328,7 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
     return out;
   }
   if (isInstance(value, types_.nodeType)) {
-    Node* found = nodes_.find(object);
+    Node* found = importedNode(object);
     if (!found)
       throw std::invalid_argument("node '" + std::string(utf8(getattr(value, nameName_))) +
                                   "' is used before it is defined");
@@ -427,8 +427,22 @@ bool FxImporter::storesArguments(py::handle fxNode) const {
   return same(storedArgsName_, argsName_) && same(storedKwargsName_, kwargsName_);
 }
 
-std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
-                                                       TensorAnnotations annotations) {
+Node* FxImporter::importedNode(PyObject* fxNode) const {
+  uint32_t position = nodes_.find(fxNode);
+  return position < irNodes_.size() ? irNodes_[position] : nullptr;
+}
+
+void FxImporter::chooseArgumentAttributes(py::handle firstFxNode) {
+  // FX keeps a node's arguments in `_args` and `_kwargs` behind the `args` and `kwargs`
+  // properties. Reading them directly skips running two Python properties per node, a sixth of
+  // importing a make_fx graph. Used only where the first node shows they are what the
+  // properties return; otherwise (another FX) the properties are read.
+  bool stored = storesArguments(firstFxNode);
+  argsAttribute_ = stored ? &storedArgsName_ : &argsName_;
+  kwargsAttribute_ = stored ? &storedKwargsName_ : &kwargsName_;
+}
+
+std::unique_ptr<ImportedGraph> FxImporter::startImport() {
   auto imported = std::make_unique<ImportedGraph>(liveSchemas_);
   Context& context = *imported->file_->context;
   auto module = std::make_unique<GraphModule>(context);
@@ -436,97 +450,281 @@ std::unique_ptr<ImportedGraph> FxImporter::importGraph(py::handle fxGraph,
   module->classBases = "torch.nn.Module";
   module->graph.format().defIndent = "    ";
   module->graph.format().bodyIndent = "        ";
-  Graph& graph = module->graph;
   imported->file_->modules.push_back(std::move(module));
   nodes_.clear();
+  irNodes_.clear();
   deferred_.clear();
   currentTargets_.clear();
-  bool deferTensors = annotations == TensorAnnotations::ForCloneElimination;
+  argsAttribute_ = &argsName_;
+  kwargsAttribute_ = &kwargsName_;
+  return imported;
+}
 
-  // dumps prints `class ...:` (line 1), `def forward(self, PLACEHOLDERS):` (line 2), then one
-  // line per node.
-  constexpr uint32_t kSignatureLine = 2;
-  uint32_t line = kSignatureLine + 1;
-  // FX keeps a node's arguments in `_args` and `_kwargs` behind the `args` and `kwargs`
-  // properties. Reading them directly skips running two Python properties per node, a sixth of
-  // importing a make_fx graph. Used only where the first node shows they are what the
-  // properties return; otherwise (another FX) the properties are read.
-  const py::str* argsName = &argsName_;
-  const py::str* kwargsName = &kwargsName_;
-  bool first = true;
-  for (py::handle fxNode : getattr(fxGraph, py::str("nodes"))) {
-    if (first) {
-      first = false;
-      if (storesArguments(fxNode)) {
-        argsName = &storedArgsName_;
-        kwargsName = &storedKwargsName_;
-      }
-    }
-    py::object opObject = getattr(fxNode, opName_); // keeps `op`'s characters alive
-    std::string_view op = utf8(opObject);
-    std::string_view name = context.save(utf8(getattr(fxNode, nameName_)));
-    py::object args = getattr(fxNode, *argsName);
-    py::object meta = getattr(fxNode, metaName_);
-    bool defer = deferTensors && metaValue(meta).holdsTensor();
-    auto type = [&]() -> const TypeAnnotation* {
-      if (defer)
-        return nullptr;
-      TypeAnnotation value = annotation(context, meta);
-      return value.kind == TypeAnnotation::Kind::None ? nullptr
-                                                      : context.create<TypeAnnotation>(value);
-    };
-    Node* node = nullptr;
-    if (op == "placeholder") {
-      node = graph.createPlaceholder(name, type());
-      node->setLine(kSignatureLine);
-    } else if (op == "output") {
-      py::tuple outputs = py::reinterpret_borrow<py::tuple>(args);
-      node = graph.createOutput(outputs.empty() ? Arg() : convertArg(*imported, outputs[0], 0));
-      node->setLine(line++);
-    } else {
-      py::object target = getattr(fxNode, targetName_);
-      if (op == "get_attr") {
-        node = graph.createGetAttr(name, context.save(utf8(target)), type());
-      } else {
-        const Target* callee = nullptr;
-        if (op == "call_function") {
-          callee = functionTarget(*imported, target);
-          // EffectAnalysis takes a Python function's result for a tensor only if annotated so.
-          defer = defer && callee->kind == Target::Kind::Op;
-        } else if (op == "call_method")
-          callee = context.target(Target::Kind::Method, context.save(utf8(target)));
-        else if (op == "call_module")
-          callee = context.target(Target::Kind::Module, context.save(utf8(target)));
-        else
-          throw std::invalid_argument("node '" + std::string(name) + "' has unknown op '" +
-                                      std::string(op) + "'");
-        py::tuple positional = py::reinterpret_borrow<py::tuple>(args);
-        std::span<Arg> callArgs = context.allocate<Arg>(positional.size());
-        for (size_t i = 0; i < callArgs.size(); ++i)
-          callArgs[i] = convertArg(*imported, positional[i], 1);
-        py::dict keywords = py::reinterpret_borrow<py::dict>(getattr(fxNode, *kwargsName));
-        std::span<KwArg> callKwargs = context.allocate<KwArg>(keywords.size());
-        size_t k = 0;
-        for (auto [key, value] : keywords) {
-          callKwargs[k].name = context.save(utf8(key));
-          callKwargs[k++].value = convertArg(*imported, value, 1);
-        }
-        node = graph.createCall(name, callee, callArgs, callKwargs, type());
-        if (callee->isOp("aten", "clone"))
-          imported->fxCalls_.emplace(name, py::reinterpret_borrow<py::object>(fxNode));
-      }
-      node->setLine(line++);
-    }
-    nodes_.insert(fxNode.ptr(), node);
+FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle fxNode) {
+  ScannedNode scanned{py::reinterpret_borrow<py::object>(fxNode)};
+  py::object opObject = getattr(fxNode, opName_); // keeps `op`'s characters alive
+  std::string_view op = utf8(opObject);
+  if (op == "placeholder") {
+    scanned.kind = Node::Kind::Placeholder;
+  } else if (op == "output") {
+    scanned.kind = Node::Kind::Output;
+  } else if (op == "get_attr") {
+    scanned.kind = Node::Kind::GetAttr;
+  } else {
+    Context& context = *imported.file_->context;
+    py::object target = getattr(fxNode, targetName_);
+    if (op == "call_function")
+      scanned.target = functionTarget(imported, target);
+    else if (op == "call_method")
+      scanned.target = context.target(Target::Kind::Method, context.save(utf8(target)));
+    else if (op == "call_module")
+      scanned.target = context.target(Target::Kind::Module, context.save(utf8(target)));
+    else
+      throw std::invalid_argument("node '" + std::string(utf8(getattr(fxNode, nameName_))) +
+                                  "' has unknown op '" + std::string(op) + "'");
+    imported.clones_ += scanned.target->isOp("aten", "clone");
+  }
+  return scanned;
+}
+
+Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned, uint32_t line,
+                             bool deferTensors) {
+  Context& context = *imported.file_->context;
+  Graph& graph = imported.module().graph;
+  py::handle fxNode = scanned.fxNode;
+  std::string_view name = context.save(utf8(getattr(fxNode, nameName_)));
+  py::object meta = getattr(fxNode, metaName_);
+  bool defer = deferTensors && metaValue(meta).holdsTensor();
+  auto type = [&]() -> const TypeAnnotation* {
     if (defer)
-      deferred_.emplace_back(node, std::move(meta));
+      return nullptr;
+    TypeAnnotation value = annotation(context, meta);
+    return value.kind == TypeAnnotation::Kind::None ? nullptr
+                                                    : context.create<TypeAnnotation>(value);
+  };
+  Node* node = nullptr;
+  switch (scanned.kind) {
+  case Node::Kind::Placeholder:
+    node = graph.createPlaceholder(name, type());
+    break;
+  case Node::Kind::Output: {
+    py::tuple outputs = py::reinterpret_borrow<py::tuple>(getattr(fxNode, *argsAttribute_));
+    node = graph.createOutput(outputs.empty() ? Arg() : convertArg(imported, outputs[0], 0));
+    break;
+  }
+  case Node::Kind::GetAttr:
+    node = graph.createGetAttr(name, context.save(utf8(getattr(fxNode, targetName_))), type());
+    break;
+  case Node::Kind::Call: {
+    const Target* callee = scanned.target;
+    // EffectAnalysis takes a Python function's result for a tensor only if annotated so.
+    defer = defer && callee->kind == Target::Kind::Op;
+    py::tuple positional = py::reinterpret_borrow<py::tuple>(getattr(fxNode, *argsAttribute_));
+    std::span<Arg> callArgs = context.allocate<Arg>(positional.size());
+    for (size_t i = 0; i < callArgs.size(); ++i)
+      callArgs[i] = convertArg(imported, positional[i], 1);
+    py::dict keywords = py::reinterpret_borrow<py::dict>(getattr(fxNode, *kwargsAttribute_));
+    std::span<KwArg> callKwargs = context.allocate<KwArg>(keywords.size());
+    size_t k = 0;
+    for (auto [key, value] : keywords) {
+      callKwargs[k].name = context.save(utf8(key));
+      callKwargs[k++].value = convertArg(imported, value, 1);
+    }
+    node = graph.createCall(name, callee, callArgs, callKwargs, type());
+    if (callee->isOp("aten", "clone"))
+      imported.fxCalls_.emplace(name, scanned.fxNode);
+    break;
+  }
+  }
+  node->setLine(line);
+  if (defer)
+    deferred_.emplace_back(node, std::move(meta));
+  return node;
+}
+
+Node* FxImporter::importStandIn(ImportedGraph& imported, const ScannedNode& scanned,
+                                uint32_t line) {
+  Context& context = *imported.file_->context;
+  Graph& graph = imported.module().graph;
+  std::string_view name = context.save(utf8(getattr(scanned.fxNode, nameName_)));
+  Node* node = scanned.kind == Node::Kind::Placeholder ? graph.createPlaceholder(name, nullptr)
+                                                       : graph.createGetAttr(name, name, nullptr);
+  node->setLine(line);
+  return node;
+}
+
+namespace {
+
+// dumps prints `class ...:` (line 1), `def forward(self, PLACEHOLDERS):` (line 2), then one line
+// per node.
+constexpr uint32_t kSignatureLine = 2;
+
+} // namespace
+
+/// Answers selectCloneNeighbourhood from the live graph, reading only the nodes it asks about.
+class FxImporter::NeighbourhoodReader final : public NeighbourhoodSource {
+public:
+  NeighbourhoodReader(FxImporter& importer, const std::vector<ScannedNode>& nodes)
+      : importer_(importer), nodes_(nodes) {}
+
+  [[nodiscard]] uint32_t size() const override { return static_cast<uint32_t>(nodes_.size()); }
+  [[nodiscard]] Node::Kind kind(uint32_t node) const override { return nodes_[node].kind; }
+  [[nodiscard]] const Target* target(uint32_t node) const override { return nodes_[node].target; }
+
+  void arguments(uint32_t node, Arguments& out) override {
+    out.arguments.clear();
+    out.nested.clear();
+    const ScannedNode& scanned = nodes_[node];
+    if (scanned.kind != Node::Kind::Call && scanned.kind != Node::Kind::Output)
+      return;
+    py::tuple positional =
+        py::reinterpret_borrow<py::tuple>(getattr(scanned.fxNode, *importer_.argsAttribute_));
+    if (scanned.kind == Node::Kind::Output) { // the output's one argument is what it returns
+      if (!positional.empty())
+        add(out, positional[0], 0, {});
+      return;
+    }
+    for (size_t i = 0; i < positional.size(); ++i)
+      add(out, positional[i], static_cast<uint32_t>(i), {});
+    py::dict keywords =
+        py::reinterpret_borrow<py::dict>(getattr(scanned.fxNode, *importer_.kwargsAttribute_));
+    for (auto [key, value] : keywords)
+      add(out, value, Argument::kKeyword, utf8(key));
+  }
+
+  void users(uint32_t node, std::vector<uint32_t>& out) override {
+    out.clear();
+    py::object users = getattr(nodes_[node].fxNode, importer_.usersName_);
+    if (PyDict_Check(users.ptr())) { // FX's users is a dict: the users are its keys
+      PyObject* key = nullptr;
+      PyObject* value = nullptr;
+      for (Py_ssize_t at = 0; PyDict_Next(users.ptr(), &at, &key, &value);)
+        out.push_back(position(key));
+      return;
+    }
+    for (py::handle user : users)
+      out.push_back(position(user.ptr()));
+  }
+
+private:
+  uint32_t position(PyObject* fxNode) const {
+    uint32_t found = importer_.nodes_.find(fxNode);
+    if (found == NodeMap::kAbsent) {
+      py::handle node(fxNode);
+      std::string name = PyObject_HasAttr(fxNode, importer_.nameName_.ptr())
+                             ? std::string(utf8(getattr(node, importer_.nameName_)))
+                             : std::string(utf8(py::repr(node)));
+      throw std::invalid_argument("node '" + name + "' is not in the graph");
+    }
+    return found;
+  }
+
+  void add(Arguments& out, py::handle value, uint32_t position, std::string_view keyword) {
+    Argument& argument = out.arguments.emplace_back();
+    argument.position = position;
+    argument.keyword = keyword;
+    PyObject* object = value.ptr();
+    int overflow = 0;
+    if (value.is_none()) {
+      argument.value = Argument::Value::None;
+    } else if (PyLong_Check(object) && !PyBool_Check(object) &&
+               (argument.integer = PyLong_AsLongLongAndOverflow(object, &overflow), !overflow)) {
+      argument.value = Argument::Value::Int; // as convertArg reads it: beyond int64 is Verbatim
+    } else if (isInstance(value, importer_.types_.nodeType)) {
+      argument.value = Argument::Value::Node;
+      argument.node = this->position(value.ptr());
+    } else {
+      argument.value = Argument::Value::Other;
+      addNested(out, value, 1);
+    }
+  }
+
+  /// The nodes inside a list, tuple, dict or slice, as convertArg finds them.
+  void addNested(Arguments& out, py::handle value, int depth) {
+    if (depth > 256)
+      throw std::invalid_argument("arguments nested more than 256 levels deep");
+    PyObject* object = value.ptr();
+    if (isInstance(value, importer_.types_.nodeType)) {
+      out.nested.push_back(position(object));
+    } else if (PyList_Check(object) || PyTuple_Check(object)) {
+      for (py::handle element : py::reinterpret_borrow<py::sequence>(value))
+        addNested(out, element, depth + 1);
+    } else if (PyDict_Check(object)) {
+      for (auto [key, item] : py::reinterpret_borrow<py::dict>(value)) {
+        addNested(out, key, depth + 1);
+        addNested(out, item, depth + 1);
+      }
+    } else if (PySlice_Check(object)) {
+      for (const char* field : {"start", "stop", "step"})
+        addNested(out, value.attr(field), depth + 1);
+    }
+  }
+
+  FxImporter& importer_;
+  const std::vector<ScannedNode>& nodes_;
+};
+
+std::unique_ptr<ImportedGraph>
+FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
+                        std::optional<CloneEliminationMode> neighbourhood, bool wholeWhenDense) {
+  bool deferTensors = annotations == TensorAnnotations::ForCloneElimination;
+  if (neighbourhood && !deferTensors)
+    throw std::invalid_argument("a clone neighbourhood is imported for clone elimination only");
+  std::unique_ptr<ImportedGraph> imported = startImport();
+  Graph& graph = imported->module().graph;
+  // First a look at every node (its op and target, which FX keeps on the node itself); then,
+  // for a neighbourhood, the selection reads the arguments and users it needs; then the
+  // chosen nodes are imported.
+  std::vector<ScannedNode> scanned;
+  for (py::handle fxNode : getattr(fxGraph, py::str("nodes"))) {
+    if (scanned.empty())
+      chooseArgumentAttributes(fxNode);
+    nodes_.insert(fxNode.ptr(), static_cast<uint32_t>(scanned.size()));
+    scanned.push_back(scanNode(*imported, fxNode));
+  }
+  // A clone's neighbourhood is a handful of nodes. With a clone in every few nodes it would be
+  // most of the graph, and choosing it would cost more than it saves. (Either way the
+  // decisions are the same.)
+  constexpr size_t kNodesPerClone = 8;
+  bool partial =
+      neighbourhood && (!wholeWhenDense || imported->clones_ * kNodesPerClone < scanned.size());
+  std::vector<NeighbourhoodRole> roles;
+  if (partial) {
+    NeighbourhoodReader reader(*this, scanned);
+    roles = selectCloneNeighbourhood(reader, *liveSchemas_, *neighbourhood);
+  } else {
+    roles.assign(scanned.size(), NeighbourhoodRole::Imported);
+  }
+  // Nodes are made in program order, so an argument naming a later node finds none.
+  irNodes_.assign(scanned.size(), nullptr);
+  uint32_t line = kSignatureLine + 1;
+  for (uint32_t position = 0; position < scanned.size(); ++position) {
+    const ScannedNode& node = scanned[position];
+    uint32_t nodeLine = node.kind == Node::Kind::Placeholder ? kSignatureLine : line++;
+    switch (roles[position]) {
+    case NeighbourhoodRole::Absent:
+      break;
+    case NeighbourhoodRole::StandIn:
+      irNodes_[position] = importStandIn(*imported, node, nodeLine);
+      break;
+    case NeighbourhoodRole::Imported:
+      irNodes_[position] = importNode(*imported, node, nodeLine, deferTensors);
+      break;
+    }
   }
   nodes_.clear();
+  irNodes_.clear();
   if (!graph.output())
     throw std::invalid_argument("the graph has no output node");
   if (deferTensors)
-    annotateForCloneElimination(graph);
+    annotateForCloneElimination(graph, !partial);
   deferred_.clear();
+  if (!partial)
+    return imported;
+  // Deciding on the neighbourhood is exact only where no layout is inferred from nodes outside.
+  if (!cloneLayoutsAreStated(graph))
+    return importGraph(fxGraph, annotations, std::nullopt);
+  imported->neighbourhood_ = neighbourhood;
   return imported;
 }
 

@@ -3,8 +3,10 @@
 
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
+#include "declone/transforms/CloneNeighbourhood.h"
 
 #include <memory>
+#include <optional>
 #include <pybind11/pybind11.h>
 #include <string>
 #include <string_view>
@@ -41,10 +43,16 @@ public:
   [[nodiscard]] const SchemaRegistry& schemas() const { return *schemas_; }
   /// The fx node of a call node, by its name (names are unique within an FX graph).
   [[nodiscard]] py::handle fxNode(std::string_view name) const;
+  /// How many aten.clone nodes (of any overload) the live graph has.
+  [[nodiscard]] size_t clones() const { return clones_; }
+  /// The mode whose clone neighbourhood was imported; nullopt for the whole graph.
+  [[nodiscard]] std::optional<CloneEliminationMode> neighbourhood() const { return neighbourhood_; }
 
 private:
   friend class FxImporter;
   std::unique_ptr<GraphFile> file_;
+  size_t clones_ = 0;
+  std::optional<CloneEliminationMode> neighbourhood_;
   std::shared_ptr<const SchemaRegistry> schemas_;
   /// Strong references keep the names' owners alive while the map is used.
   std::unordered_map<std::string_view, py::object> fxCalls_;
@@ -71,8 +79,18 @@ public:
   /// `meta["tensor_meta"]` (dtype, sizes, strides). An annotation declone cannot read is left
   /// out, which only makes the analyses more conservative. Each node's line is the line it has
   /// in the text `dumps` writes, so remarks point into that text.
-  [[nodiscard]] std::unique_ptr<ImportedGraph> importGraph(py::handle graph,
-                                                           TensorAnnotations annotations);
+  ///
+  /// With `neighbourhood` (and TensorAnnotations::ForCloneElimination), only what clone
+  /// elimination in that mode decides by is read (selectCloneNeighbourhood): reading a node
+  /// costs more than deciding, and most of a training graph is far from its clones. The other
+  /// nodes those refer to stand in as bare get_attrs; the rest are left out. The whole graph is
+  /// read instead where a clone's or source's layout lacks its storage offset (it would be
+  /// inferred from other nodes), and, with `wholeWhenDense`, where clones are so many that the
+  /// neighbourhood would be most of the graph anyway.
+  [[nodiscard]] std::unique_ptr<ImportedGraph>
+  importGraph(py::handle graph, TensorAnnotations annotations,
+              std::optional<CloneEliminationMode> neighbourhood = std::nullopt,
+              bool wholeWhenDense = true);
 
 private:
   struct TargetInfo {
@@ -84,6 +102,25 @@ private:
   /// graph being imported. The first time an operator is seen, its schema joins liveSchemas_
   /// unless the built-in registry has the same one.
   const Target* functionTarget(ImportedGraph& imported, py::handle target);
+  /// An fx node as the first look at it sees it: what kind of node, and a call's target.
+  struct ScannedNode {
+    py::object fxNode;
+    Node::Kind kind = Node::Kind::Call;
+    const Target* target = nullptr; ///< for calls
+  };
+  ScannedNode scanNode(ImportedGraph& imported, py::handle fxNode);
+  /// Imports a scanned node in full, with `line` as its line.
+  Node* importNode(ImportedGraph& imported, const ScannedNode& scanned, uint32_t line,
+                   bool deferTensors);
+  /// A node's name alone, as a placeholder or else a get_attr (see importGraph).
+  Node* importStandIn(ImportedGraph& imported, const ScannedNode& scanned, uint32_t line);
+  /// Starts an import: a module to build in, and the per-import state reset.
+  std::unique_ptr<ImportedGraph> startImport();
+  /// Chooses how arguments are read from the first fx node (see storesArguments).
+  void chooseArgumentAttributes(py::handle firstFxNode);
+  /// The IR node of an fx node of the current import, or nullptr if there is none (yet).
+  [[nodiscard]] Node* importedNode(PyObject* fxNode) const;
+  class NeighbourhoodReader;
   Arg convertArg(ImportedGraph& imported, py::handle value, int depth);
   /// `cloneOf`: for a clone whose input's annotation is known (from a live tensor), that
   /// annotation, whose dtype, sizes and device the clone shares; only its strides and offset
@@ -101,8 +138,9 @@ private:
     }
   };
   MetaValue metaValue(py::handle meta);
-  /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations).
-  void annotateForCloneElimination(Graph& graph);
+  /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations),
+  /// and all of them when a consulted one lacks its storage offset and `inferOffsets` is set.
+  void annotateForCloneElimination(Graph& graph, bool inferOffsets);
   /// Appends the Python value of one size, stride or offset (int or SymInt) as a SymExpr;
   /// false if it cannot be read.
   bool appendSymValue(Context& context, py::handle value, std::vector<SymExpr>& out);
@@ -124,7 +162,7 @@ private:
   std::shared_ptr<SchemaRegistry> liveSchemas_;
   /// Interned attribute names: PyObject_GetAttr with a ready str skips building one per call.
   py::str opName_, nameName_, targetName_, argsName_, kwargsName_, storedArgsName_,
-      storedKwargsName_, metaName_, shapeName_, strideName_, dtypeName_, deviceName_,
+      storedKwargsName_, metaName_, usersName_, shapeName_, strideName_, dtypeName_, deviceName_,
       fakeDeviceName_, storageOffsetName_, schemaName_, valKey_, tensorMetaKey_;
   /// Per target object (kept alive by the reference held here): how it is spelled. Targets are
   /// few and long-lived (op overloads, operator functions), so this stays small.
@@ -132,44 +170,46 @@ private:
   /// The same targets interned in the current graph's Context (each graph has its own).
   std::unordered_map<PyObject*, const Target*> currentTargets_;
   std::unordered_map<PyObject*, DType> dtypes_;
-  /// The current import's fx nodes (by identity) and their IR nodes: open addressing over one
-  /// array, as std::unordered_map's allocation per entry cost more than the lookup.
+  /// The current import's fx nodes (by identity) and their positions in program order: open
+  /// addressing over one array, as std::unordered_map's allocation per entry cost more than
+  /// the lookup.
   class NodeMap {
   public:
     void clear() {
       slots_.assign(1024, Slot());
       size_ = 0;
     }
-    [[nodiscard]] Node* find(PyObject* key) const {
+    static constexpr uint32_t kAbsent = UINT32_MAX;
+    [[nodiscard]] uint32_t find(PyObject* key) const {
       size_t mask = slots_.size() - 1;
       for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
         if (slots_[i].key == key)
-          return slots_[i].node;
+          return slots_[i].position;
         if (!slots_[i].key)
-          return nullptr;
+          return kAbsent;
       }
     }
-    void insert(PyObject* key, Node* node) {
+    void insert(PyObject* key, uint32_t position) {
       if ((size_ + 1) * 2 > slots_.size()) {
         std::vector<Slot> old = std::move(slots_);
         slots_.assign(old.size() * 2, Slot());
         size_ = 0;
         for (const Slot& slot : old)
           if (slot.key)
-            insert(slot.key, slot.node);
+            insert(slot.key, slot.position);
       }
       size_t mask = slots_.size() - 1;
       size_t i = hash(key) & mask;
       while (slots_[i].key && slots_[i].key != key)
         i = (i + 1) & mask;
       size_ += slots_[i].key ? 0 : 1;
-      slots_[i] = Slot{key, node};
+      slots_[i] = Slot{key, position};
     }
 
   private:
     struct Slot {
       PyObject* key = nullptr;
-      Node* node = nullptr;
+      uint32_t position = kAbsent;
     };
     static size_t hash(PyObject* key) {
       // Objects are 16-byte aligned: drop the zero bits, then mix (Fibonacci hashing).
@@ -179,6 +219,11 @@ private:
     size_t size_ = 0;
   };
   NodeMap nodes_;
+  /// The IR node made for each position; nullptr where none was (yet).
+  std::vector<Node*> irNodes_;
+  /// `args`/`kwargs`, or FX's `_args`/`_kwargs` behind them (see storesArguments).
+  const py::str* argsAttribute_ = &argsName_;
+  const py::str* kwargsAttribute_ = &kwargsName_;
   /// Nodes of the current import whose tensor annotation was put off, with their meta dicts.
   std::vector<std::pair<Node*, py::object>> deferred_;
   std::vector<SymExpr> scratch_;

@@ -43,6 +43,10 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
                           const std::string& mode) {
   declone::CloneEliminationOptions options;
   options.mode = parseMode(mode);
+  if (imported.neighbourhood() && *imported.neighbourhood() != options.mode)
+    throw std::invalid_argument("the graph was imported as the clone neighbourhood of the other "
+                                "mode; import it again for mode '" +
+                                mode + "'");
   options.schemas = &imported.schemas();
   options.donated = donatedMask(imported.module().graph, donated);
   std::vector<declone::Remark> remarks =
@@ -104,19 +108,31 @@ PYBIND11_MODULE(_declone, module) {
            "Runs clone elimination; returns (remarks, fx nodes of the removed clones).")
       .def(
           "text", [](ImportedGraph& self) { return declone::writeGraphFile(self.file()); },
-          "The graph in the text format, as `declone print` writes it.");
+          "The graph in the text format, as `declone print` writes it.")
+      .def_property_readonly("clones", &ImportedGraph::clones,
+                             "How many aten.clone nodes the live graph has.");
 
   py::class_<FxImporter>(module, "FxImporter", "Converts torch.fx graphs to declone graphs.")
       .def(py::init<TorchTypes>(), py::arg("types"))
       .def(
           "import_graph",
-          [](FxImporter& self, py::handle graph, bool forCloneElimination) {
-            return self.importGraph(graph, forCloneElimination
-                                               ? FxImporter::TensorAnnotations::ForCloneElimination
-                                               : FxImporter::TensorAnnotations::All);
+          [](FxImporter& self, py::handle graph, bool forCloneElimination,
+             const std::string& neighbourhood, bool wholeWhenDense) {
+            return self.importGraph(
+                graph,
+                forCloneElimination ? FxImporter::TensorAnnotations::ForCloneElimination
+                                    : FxImporter::TensorAnnotations::All,
+                neighbourhood.empty() ? std::nullopt : std::optional(parseMode(neighbourhood)),
+                wholeWhenDense);
           },
-          py::arg("graph"), py::arg("for_clone_elimination") = false,
+          py::arg("graph"), py::arg("for_clone_elimination") = false, py::arg("neighbourhood") = "",
+          py::arg("whole_when_dense") = true,
           "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
           "meta['tensor_meta']. for_clone_elimination reads only the tensor annotations the "
-          "pass consults, and the text of such a graph lacks the others.");
+          "pass consults, and the text of such a graph lacks the others. neighbourhood "
+          "('safe' or 'vllm', with for_clone_elimination) reads only the nodes clone "
+          "elimination in that mode decides by: the others they refer to are bare get_attr "
+          "stand-ins, and the rest are left out. The whole graph is read where layouts lack "
+          "storage offsets, and (unless whole_when_dense is false) where clones are so dense "
+          "that the neighbourhood would be most of it.");
 }

@@ -1,13 +1,12 @@
 // Property test: on random graphs, every safe-mode rewrite verifies against the original (run
 // with libtorch on the same inputs and donation); vllm-mode failures are counted by the kind of
 // their first difference, and the smallest failing graph of each kind is kept and minimised.
+#include "../support/NeighbourhoodCheck.h"
 #include "RandomGraph.h"
-#include "declone/analysis/LayoutAnalysis.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 #include "declone/runtime/Executor.h"
 #include "declone/transforms/CloneElimination.h"
-#include "declone/transforms/CloneNeighbourhood.h"
 
 #include <algorithm>
 #include <array>
@@ -164,86 +163,6 @@ Result<Evaluation> evaluate(std::string_view text, const std::vector<bool>& dona
       return Error{"the graph cannot run: " + itself.error().format("<graph>")};
   }
   return evaluation;
-}
-
-/// The neighbourhood property: where the clones' and sources' layouts are stated in full, the
-/// pass decides on the nodes selectCloneNeighbourhood keeps (the graph the Python importer
-/// builds) exactly as on the whole graph, in both modes. The first differing remark, or empty.
-struct NeighbourhoodCheck {
-  bool checked = false; ///< the graph met the condition
-  size_t nodes = 0;     ///< of the whole graph
-  size_t kept = 0;      ///< nodes imported or standing in
-  std::string difference;
-};
-
-/// Writes into the annotations of the clones and their sources the storage offsets that
-/// LayoutAnalysis infers: a live graph states them (FakeTensors know their offset), while the
-/// text leaves offset 0 unprinted.
-void stateCloneOffsets(Graph& graph) {
-  EffectAnalysis effects(graph, SchemaRegistry::builtin());
-  LayoutAnalysis layouts(graph, effects);
-  std::vector<std::pair<Node*, SymExpr>> offsets;
-  auto state = [&](Node* node) {
-    if (node->type().kind != TypeAnnotation::Kind::Tensor || node->type().tensor->storageOffset)
-      return;
-    if (const Layout* layout = layouts.layout(node); layout && layout->storageOffset)
-      offsets.emplace_back(node, *layout->storageOffset);
-  };
-  for (Node* node : graph) {
-    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
-      continue;
-    state(node);
-    if (!node->args().empty() && node->args()[0].isNode())
-      state(node->args()[0].node());
-  }
-  Context& context = graph.context();
-  for (auto [node, offset] : offsets) {
-    TensorType tensor = *node->type().tensor;
-    tensor.storageOffset = offset;
-    TypeAnnotation type = node->type();
-    type.tensor = context.create<TensorType>(tensor);
-    node->setType(context.create<TypeAnnotation>(type));
-  }
-}
-
-NeighbourhoodCheck checkNeighbourhood(std::string_view text, const std::vector<bool>& donated) {
-  NeighbourhoodCheck check;
-  auto file = readGraphFile(text);
-  if (!file.ok())
-    return check;
-  GraphModule& module = *(*file)->modules.front();
-  stateCloneOffsets(module.graph);
-  if (!cloneLayoutsAreStated(module.graph))
-    return check;
-  check.checked = true;
-  check.nodes = module.graph.size();
-  GraphNeighbourhoodSource source(module.graph);
-  std::vector<NeighbourhoodRole> roles =
-      selectCloneNeighbourhood(source, SchemaRegistry::builtin());
-  for (NeighbourhoodRole role : roles)
-    check.kept += role != NeighbourhoodRole::Absent;
-  std::vector<NeighbourhoodRole> everything(roles.size(), NeighbourhoodRole::Imported);
-  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
-    // The pass rewrites what it runs on: both runs get copies.
-    std::unique_ptr<GraphModule> whole = copyCloneNeighbourhood(module, everything);
-    std::unique_ptr<GraphModule> part = copyCloneNeighbourhood(module, roles);
-    CloneEliminationOptions options;
-    options.mode = mode;
-    options.donated = donated;
-    std::vector<Remark> expected = eliminateClones(*whole, options).remarks;
-    std::vector<Remark> actual = eliminateClones(*part, options).remarks;
-    const char* modeName = mode == CloneEliminationMode::Safe ? "safe" : "vllm";
-    for (size_t i = 0; i < std::max(expected.size(), actual.size()); ++i) {
-      std::string want = i < expected.size() ? expected[i].formatText("<graph>") : "(none)";
-      std::string got = i < actual.size() ? actual[i].formatText("<graph>") : "(none)";
-      if (want != got) {
-        check.difference =
-            std::string(modeName) + ": whole graph: " + want + "\n  neighbourhood: " + got;
-        return check;
-      }
-    }
-  }
-  return check;
 }
 
 std::string donatedText(const std::vector<bool>& donated) {
@@ -733,17 +652,23 @@ int main(int argc, char** argv) {
                   evaluation.error().message.c_str(), text->c_str());
       return 2;
     }
-    NeighbourhoodCheck neighbourhood = checkNeighbourhood(*text, donated);
-    if (!neighbourhood.difference.empty()) {
-      std::printf("NEIGHBOURHOOD FAILURE at seed %llu (donated: %s)\n%s\n--- graph\n%s",
-                  static_cast<unsigned long long>(seed), donatedText(donated).c_str(),
-                  neighbourhood.difference.c_str(), text->c_str());
-      return 1;
-    }
-    if (neighbourhood.checked) {
-      ++totals.neighbourhoodGraphs;
-      totals.neighbourhoodNodes += neighbourhood.nodes;
-      totals.neighbourhoodKept += neighbourhood.kept;
+    // The clones' neighbourhood decides alike (what the Python importer relies on).
+    for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+      auto fresh = readGraphFile(*text);
+      test::NeighbourhoodCheck neighbourhood =
+          test::checkNeighbourhood(*(*fresh)->modules.front(), mode, donated);
+      if (!neighbourhood.difference.empty()) {
+        std::printf("NEIGHBOURHOOD FAILURE at seed %llu (%s mode, donated: %s)\n%s\n--- graph\n%s",
+                    static_cast<unsigned long long>(seed),
+                    mode == CloneEliminationMode::Safe ? "safe" : "vllm",
+                    donatedText(donated).c_str(), neighbourhood.difference.c_str(), text->c_str());
+        return 1;
+      }
+      if (neighbourhood.checked && mode == CloneEliminationMode::Safe) {
+        ++totals.neighbourhoodGraphs;
+        totals.neighbourhoodNodes += neighbourhood.nodes;
+        totals.neighbourhoodKept += neighbourhood.kept;
+      }
     }
     ++totals.graphs;
     if (config.coverage)

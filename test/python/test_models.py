@@ -87,7 +87,12 @@ def test_model_partial_import_decides_as_a_full_one(name, phase):
     must decide exactly as with every annotation read (the graph is not rewritten here)."""
     gm, _ = traced_model(name, phase)
     for mode in ("safe", "vllm"):
-        partial = declone.fx._import(gm.graph, True).eliminate_clones([], mode)[0]
         full = declone.fx._import(gm.graph, False).eliminate_clones([], mode)[0]
-        assert [(r.node, r.decision, r.reason, r.detail) for r in partial] == \
-            [(r.node, r.decision, r.reason, r.detail) for r in full]
+        expected = [(r.node, r.line, r.decision, r.reason, r.detail) for r in full]
+        partial = declone.fx._import(gm.graph, True).eliminate_clones([], mode)[0]
+        assert [(r.node, r.line, r.decision, r.reason, r.detail) for r in partial] == expected
+        # The clones' neighbourhood alone, as eliminate_clones reads it.
+        neighbourhood = declone.fx._IMPORTER.import_graph(
+            gm.graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+        decided = neighbourhood.eliminate_clones([], mode)[0]
+        assert [(r.node, r.line, r.decision, r.reason, r.detail) for r in decided] == expected

@@ -233,9 +233,35 @@ def test_partial_import_decides_as_a_full_one(name, tracing_mode, mode):
     if tracing_mode not in case.tracing_modes:
         pytest.skip(f"{name} is not traced in {tracing_mode} mode")
     gm = trace(case.fn, *case.inputs(), tracing_mode=tracing_mode)
-    full = declone.fx._import(gm.graph, False)
+    expected = _decisions(declone.fx._import(gm.graph, False), mode)
     partial = declone.fx._import(gm.graph, True)
-    assert _decisions(partial, mode) == _decisions(full, mode)
+    assert _decisions(partial, mode) == expected
+    # And on the clones' neighbourhood alone, even where clones are dense enough that
+    # eliminate_clones would read the whole graph.
+    neighbourhood = declone.fx._IMPORTER.import_graph(
+        gm.graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+    assert _decisions(neighbourhood, mode) == expected
+
+
+def test_neighbourhood_import_leaves_out_what_no_decision_depends_on():
+    """A clone far from the rest of a graph: its neighbourhood import reads the clone, its
+    source and their users, stands in for what those refer to, and leaves the rest out."""
+    def f(x, y):
+        unrelated = ((y * 2).sin() + 1).relu()
+        c = x.clone()
+        return c + 1, unrelated
+    gm = trace(f, torch.randn(4), torch.randn(4))
+    for mode in ("safe", "vllm"):
+        imported = declone.fx._IMPORTER.import_graph(
+            gm.graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+        text = imported.text()
+        assert "clone" in text and "torch.ops.aten.add.Tensor" in text
+        assert "torch.ops.aten.sin" not in text and "torch.ops.aten.relu" not in text
+        assert "relu = self.relu" in text  # the output refers to it: a stand-in
+        assert _decisions(imported, mode) == _decisions(declone.fx._import(gm.graph, False), mode)
+        other = "vllm" if mode == "safe" else "safe"
+        with pytest.raises(ValueError, match="neighbourhood of the other mode"):
+            imported.eliminate_clones([], other)
 
 
 def test_remarks_are_the_core_remark_type():

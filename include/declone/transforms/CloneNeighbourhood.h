@@ -3,6 +3,7 @@
 
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
+#include "declone/transforms/CloneElimination.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,12 +24,14 @@ public:
     enum class Value : uint8_t {
       Node,  ///< the argument is one node: `node`
       None,  ///< None
-      Other, ///< a constant, or a list, tuple, dict or slice (its nodes are in `nested`)
+      Int,   ///< an integer constant: `integer` (getitem's index is one)
+      Other, ///< another constant, or a list, tuple, dict or slice (its nodes are in `nested`)
     };
     uint32_t position = kKeyword;
     std::string_view keyword;
     Value value = Value::Other;
-    uint32_t node = 0; ///< the referenced node's position, for Value::Node
+    uint32_t node = 0;   ///< the referenced node's position, for Value::Node
+    int64_t integer = 0; ///< for Value::Int
   };
   struct Arguments {
     std::vector<Argument> arguments; ///< every argument, positional ones first
@@ -68,18 +71,20 @@ enum class NeighbourhoodRole : uint8_t {
   Imported,
 };
 
-/// The nodes clone elimination (either mode) decides by, each with its role:
-/// - the clones, their sources, and every value that may share storage with one of them, closed
-///   over views, in-place results, getitem and op schemas, and conservatively over ops without
-///   a usable schema (their results may alias every argument);
-/// - every node that references such a value (so every read, write and return of those
-///   storages, and every user of a clone or a source);
-/// - the output, every placeholder, and stand-ins for the other values imported nodes refer to.
-/// The pass decides on the graph of these nodes, in program order with the same lines, exactly
-/// as on the whole graph, provided the layout of each annotated clone and source is stated in
-/// full (with a storage offset): an inferred layout would look at nodes left out.
-[[nodiscard]] std::vector<NeighbourhoodRole>
-selectCloneNeighbourhood(NeighbourhoodSource& source, const SchemaRegistry& schemas);
+/// The nodes clone elimination in `mode` decides by, each with its role.
+/// - Safe: the clones, their sources, and every value that may share storage with one of them,
+///   closed over views, in-place results, getitem and op schemas, and conservatively over ops
+///   without a usable schema (their results may alias every argument); every node that
+///   references such a value (so every read, write and return of those storages).
+/// - Vllm: the clones, their sources and their direct users, which is all vLLM's rules look at.
+/// In both, the output, every placeholder, the containers that imported getitems take apart,
+/// and stand-ins for the other values imported nodes refer to.
+/// The pass in `mode` decides on the graph of these nodes, in program order with the same
+/// lines, exactly as on the whole graph, provided the layout of each annotated clone and source
+/// is stated in full (with a storage offset): an inferred layout would look at nodes left out.
+[[nodiscard]] std::vector<NeighbourhoodRole> selectCloneNeighbourhood(NeighbourhoodSource& source,
+                                                                      const SchemaRegistry& schemas,
+                                                                      CloneEliminationMode mode);
 
 /// Every aten.clone and clone source in `graph` that carries a tensor annotation has a storage
 /// offset in it: the condition under which deciding on the neighbourhood is exact.

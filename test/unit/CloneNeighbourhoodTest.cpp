@@ -1,0 +1,205 @@
+// selectCloneNeighbourhood: the pass decides on the neighbourhood as on the whole graph (every
+// corpus dump and lit graph, both modes, and the corner cases of the closure), and the
+// neighbourhood leaves out what no decision depends on.
+#include "../support/NeighbourhoodCheck.h"
+#include "TestSupport.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace declone::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Every real dump and every lit graph.
+std::vector<std::string> graphFiles() {
+  std::vector<std::string> files;
+  auto add = [&](const char* root, bool pythonToo) {
+    if (!fs::exists(root))
+      return;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+      std::string extension = entry.path().extension().string();
+      if (entry.is_regular_file() && (extension == ".fx" || (pythonToo && extension == ".py")))
+        files.push_back(entry.path().string());
+    }
+  };
+  add(DECLONE_CORPUS_DIR, true);
+  add(DECLONE_SOURCE_DIR "/test/lit", false);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+class NeighbourhoodOfFile
+    : public ::testing::TestWithParam<std::tuple<std::string, CloneEliminationMode>> {};
+
+TEST_P(NeighbourhoodOfFile, DecidesAsTheWholeGraph) {
+  auto [path, mode] = GetParam();
+  auto file = readGraphFile(readFileOrDie(path));
+  if (!file.ok())
+    GTEST_SKIP() << "does not parse (an error test)";
+  for (auto& module : (*file)->modules) {
+    if (!module->children.empty())
+      continue; // the copy the check makes holds one graph
+    NeighbourhoodCheck check = checkNeighbourhood(*module, mode);
+    EXPECT_EQ(check.difference, "") << path;
+  }
+}
+
+std::string
+fileTestName(const ::testing::TestParamInfo<std::tuple<std::string, CloneEliminationMode>>& info) {
+  const std::string& path = std::get<0>(info.param);
+  std::string name = fs::path(path).parent_path().filename().string() + "_" +
+                     fs::path(path).stem().string() +
+                     (std::get<1>(info.param) == CloneEliminationMode::Safe ? "_safe" : "_vllm");
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, NeighbourhoodOfFile,
+                         ::testing::Combine(::testing::ValuesIn(graphFiles()),
+                                            ::testing::Values(CloneEliminationMode::Safe,
+                                                              CloneEliminationMode::Vllm)),
+                         fileTestName);
+
+/// The roles of the named nodes of `text`'s graph in `mode`'s neighbourhood.
+std::map<std::string, NeighbourhoodRole> rolesOf(GraphFile& file, CloneEliminationMode mode) {
+  const Graph& graph = firstGraph(file);
+  GraphNeighbourhoodSource source(graph);
+  std::vector<NeighbourhoodRole> roles =
+      selectCloneNeighbourhood(source, SchemaRegistry::builtin(), mode);
+  std::map<std::string, NeighbourhoodRole> named;
+  for (uint32_t position = 0; position < roles.size(); ++position)
+    named[std::string(source.node(position)->name())] = roles[position];
+  return named;
+}
+
+/// Checks `text` in both modes: decided alike, and the kept remark of the safe mode as given.
+void expectDecidedAlike(std::string_view text, std::string_view safeRemark) {
+  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+    auto file = parseOrFail(text);
+    ASSERT_TRUE(file);
+    NeighbourhoodCheck check = checkNeighbourhood(*file->modules.front(), mode);
+    ASSERT_TRUE(check.checked);
+    EXPECT_EQ(check.difference, "");
+  }
+  auto file = parseOrFail(text);
+  ASSERT_TRUE(file);
+  CloneEliminationResult result = eliminateClones(*file->modules.front(), {});
+  ASSERT_FALSE(result.remarks.empty());
+  EXPECT_EQ(result.remarks.front().formatText("<graph>"), safeRemark);
+}
+
+TEST(CloneNeighbourhood, LeavesOutWhatNoDecisionDependsOn) {
+  auto file = parseOrFail(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cpu", arg1_1: "f32[4][1]cpu"):
+        sin: "f32[4][1]cpu" = torch.ops.aten.sin.default(arg1_1)
+        cos: "f32[4][1]cpu" = torch.ops.aten.cos.default(sin)
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(arg0_1)
+        add: "f32[4][1]cpu" = torch.ops.aten.add.Tensor(clone, cos)
+        relu: "f32[4][1]cpu" = torch.ops.aten.relu.default(sin)
+        return (add, relu)
+)");
+  ASSERT_TRUE(file);
+  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+    std::map<std::string, NeighbourhoodRole> roles = rolesOf(*file, mode);
+    EXPECT_EQ(roles["clone"], NeighbourhoodRole::Imported);
+    EXPECT_EQ(roles["arg0_1"], NeighbourhoodRole::Imported); // the source
+    EXPECT_EQ(roles["add"], NeighbourhoodRole::Imported);    // reads the clone
+    EXPECT_EQ(roles["output"], NeighbourhoodRole::Imported);
+    EXPECT_EQ(roles["cos"], NeighbourhoodRole::StandIn);    // add refers to it
+    EXPECT_EQ(roles["relu"], NeighbourhoodRole::StandIn);   // the output refers to it
+    EXPECT_EQ(roles["arg1_1"], NeighbourhoodRole::StandIn); // placeholders are counted
+    EXPECT_EQ(roles["sin"], NeighbourhoodRole::Absent);
+  }
+}
+
+TEST(CloneNeighbourhood, FreshTupleElementNeedsItsContainerButNotItsSiblings) {
+  // A source taken from a tuple of fresh values (batch norm's output, here max.dim's): the op
+  // must be imported for its element's effects, but its other elements share nothing.
+  auto file = parseOrFail(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        getitem_1: "i64[4][1]cpu" = max_1[1];  max_1 = None
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem, 1);  getitem = None
+        mul: "i64[4][1]cpu" = torch.ops.aten.mul.Tensor(getitem_1, 2);  getitem_1 = None
+        return (clone, add_, mul)
+)");
+  ASSERT_TRUE(file);
+  std::map<std::string, NeighbourhoodRole> roles = rolesOf(*file, CloneEliminationMode::Safe);
+  EXPECT_EQ(roles["max_1"], NeighbourhoodRole::Imported);
+  EXPECT_EQ(roles["add_"], NeighbourhoodRole::Imported);
+  EXPECT_EQ(roles["getitem_1"], NeighbourhoodRole::Absent);
+  EXPECT_EQ(roles["mul"], NeighbourhoodRole::StandIn);
+}
+
+TEST(CloneNeighbourhood, ElementOutOfATuplesRangeIsTiedToTheOpsArguments) {
+  // AliasAnalysis ties max_1[5] (max.dim returns two values) to every argument of max.dim, so
+  // add_ writes the clone's source after the clone, which is returned.
+  expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        mul: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(mul)
+        max_1 = torch.ops.aten.max.dim(mul, 0)
+        getitem: "f32[4][1]cpu" = max_1[5]
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem, 1)
+        return (clone, add_)
+)",
+                     "<graph>:4: remark: clone 'clone' kept [clone-read-after-source-write]: "
+                     "add_ (line 7) writes getitem after the clone, then clone is returned");
+}
+
+TEST(CloneNeighbourhood, TupleElementThatAliasesAnArgumentReachesIt) {
+  // max.dim_max returns its out= arguments: max_1[0] is buf, which add_ writes after the clone.
+  // The element aliases buf rather than max_1, so it is found through max_1 but judged by buf.
+  expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        buf: "f32[4][1]cpu" = torch.ops.aten.sum.dim_IntList(arg0_1, [0])
+        idx: "i64[4][1]cpu" = torch.ops.aten.argmax.default(arg0_1, 0)
+        max_1 = torch.ops.aten.max.dim_max(arg0_1, 0, False, max = buf, max_values = idx)
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(buf)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem, 1)
+        return (clone, add_)
+)",
+                     "<graph>:6: remark: clone 'clone' kept [clone-read-after-source-write]: "
+                     "add_ (line 8) writes getitem after the clone, then clone is returned");
+}
+
+TEST(CloneNeighbourhood, UnknownOpTiesEveryArgument) {
+  // foo has no schema: its result may alias mul or other, so the write to foo reaches mul.
+  expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cpu", arg1_1: "f32[4][1]cpu"):
+        mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        other: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg1_1, 3)
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(mul)
+        foo: "f32[4][1]cpu" = torch.ops.mylib.foo.default(other, mul)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(foo, 1)
+        return (clone, add_)
+)",
+                     "<graph>:5: remark: clone 'clone' kept [unknown-effects]: "
+                     "foo (line 6) touches mul: no schema for mylib::foo.default");
+}
+
+TEST(CloneNeighbourhood, ViewsOfAListElementReachTheirBase) {
+  // The write to a piece of split(mul) after the clone writes mul.
+  expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        mul: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(mul)
+        split = torch.ops.aten.split.Tensor(mul, 2)
+        getitem: "f32[2, 4][4, 1]cpu" = split[1]
+        t: "f32[4, 2][1, 4]cpu" = torch.ops.aten.t.default(getitem)
+        mul_: "f32[4, 2][1, 4]cpu" = torch.ops.aten.mul_.Tensor(t, 3)
+        return (clone, mul_)
+)",
+                     "<graph>:4: remark: clone 'clone' kept [clone-read-after-source-write]: "
+                     "mul_ (line 8) writes t after the clone, then clone is returned");
+}
+
+} // namespace
+} // namespace declone::test
