@@ -461,9 +461,13 @@ std::unique_ptr<ImportedGraph> FxImporter::startImport() {
 }
 
 FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle fxNode) {
-  ScannedNode scanned{py::reinterpret_borrow<py::object>(fxNode)};
-  py::object opObject = getattr(fxNode, opName_); // keeps `op`'s characters alive
-  std::string_view op = utf8(opObject);
+  ScannedNode scanned{fxNode};
+  // Most nodes are call_function, whose target is an operator, never a str: reading the target
+  // first spares them reading `op`. The other kinds have str targets.
+  py::object target = getattr(fxNode, targetName_);
+  bool named = PyUnicode_Check(target.ptr());
+  py::object opObject = named ? getattr(fxNode, opName_) : py::object();
+  std::string_view op = named ? utf8(opObject) : std::string_view("call_function");
   if (op == "placeholder") {
     scanned.kind = Node::Kind::Placeholder;
   } else if (op == "output") {
@@ -472,7 +476,6 @@ FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle
     scanned.kind = Node::Kind::GetAttr;
   } else {
     Context& context = *imported.file_->context;
-    py::object target = getattr(fxNode, targetName_);
     if (op == "call_function")
       scanned.target = functionTarget(imported, target);
     else if (op == "call_method")
@@ -532,7 +535,7 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
     }
     node = graph.createCall(name, callee, callArgs, callKwargs, type());
     if (callee->isOp("aten", "clone"))
-      imported.fxCalls_.emplace(name, scanned.fxNode);
+      imported.fxCalls_.emplace(name, py::reinterpret_borrow<py::object>(scanned.fxNode));
     break;
   }
   }
@@ -543,10 +546,11 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
 }
 
 Node* FxImporter::importStandIn(ImportedGraph& imported, const ScannedNode& scanned,
-                                uint32_t line) {
-  Context& context = *imported.file_->context;
+                                uint32_t position, uint32_t line) {
+  // No decision names a stand-in, so its name is not read (a Python string per node of a
+  // large graph): it is `_` and its position among the graph's nodes.
   Graph& graph = imported.module().graph;
-  std::string_view name = context.save(utf8(getattr(scanned.fxNode, nameName_)));
+  std::string name = "_" + std::to_string(position);
   Node* node = scanned.kind == Node::Kind::Placeholder ? graph.createPlaceholder(name, nullptr)
                                                        : graph.createGetAttr(name, name, nullptr);
   node->setLine(line);
@@ -676,7 +680,14 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
   // for a neighbourhood, the selection reads the arguments and users it needs; then the
   // chosen nodes are imported.
   std::vector<ScannedNode> scanned;
-  for (py::handle fxNode : getattr(fxGraph, py::str("nodes"))) {
+  py::object fxNodes = getattr(fxGraph, py::str("nodes"));
+  if (Py_ssize_t size = PyObject_Size(fxNodes.ptr()); size > 0) {
+    scanned.reserve(static_cast<size_t>(size));
+    nodes_.reserve(static_cast<size_t>(size));
+  } else if (size < 0) {
+    PyErr_Clear(); // a graph whose node list has no length: grow as it goes
+  }
+  for (py::handle fxNode : fxNodes) {
     if (scanned.empty())
       chooseArgumentAttributes(fxNode);
     nodes_.insert(fxNode.ptr(), static_cast<uint32_t>(scanned.size()));
@@ -705,7 +716,7 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
     case NeighbourhoodRole::Absent:
       break;
     case NeighbourhoodRole::StandIn:
-      irNodes_[position] = importStandIn(*imported, node, nodeLine);
+      irNodes_[position] = importStandIn(*imported, node, position, nodeLine);
       break;
     case NeighbourhoodRole::Imported:
       irNodes_[position] = importNode(*imported, node, nodeLine, deferTensors);

@@ -5,6 +5,8 @@
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/transforms/CloneNeighbourhood.h"
 
+#include <bit>
+#include <cassert>
 #include <memory>
 #include <optional>
 #include <pybind11/pybind11.h>
@@ -83,10 +85,10 @@ public:
   /// With `neighbourhood` (and TensorAnnotations::ForCloneElimination), only what clone
   /// elimination in that mode decides by is read (selectCloneNeighbourhood): reading a node
   /// costs more than deciding, and most of a training graph is far from its clones. The other
-  /// nodes those refer to stand in as bare get_attrs; the rest are left out. The whole graph is
-  /// read instead where a clone's or source's layout lacks its storage offset (it would be
-  /// inferred from other nodes), and, with `wholeWhenDense`, where clones are so many that the
-  /// neighbourhood would be most of the graph anyway.
+  /// nodes those refer to stand in as bare get_attrs named `_POSITION`; the rest are left out. The
+  /// whole graph is read instead where a clone's or source's layout lacks its storage offset (it
+  /// would be inferred from other nodes), and, with `wholeWhenDense`, where clones are so many that
+  /// the neighbourhood would be most of the graph anyway.
   [[nodiscard]] std::unique_ptr<ImportedGraph>
   importGraph(py::handle graph, TensorAnnotations annotations,
               std::optional<CloneEliminationMode> neighbourhood = std::nullopt,
@@ -104,7 +106,9 @@ private:
   const Target* functionTarget(ImportedGraph& imported, py::handle target);
   /// An fx node as the first look at it sees it: what kind of node, and a call's target.
   struct ScannedNode {
-    py::object fxNode;
+    /// Borrowed: the graph holds its nodes for the whole import, which runs no code that could
+    /// change it.
+    py::handle fxNode;
     Node::Kind kind = Node::Kind::Call;
     const Target* target = nullptr; ///< for calls
   };
@@ -112,8 +116,10 @@ private:
   /// Imports a scanned node in full, with `line` as its line.
   Node* importNode(ImportedGraph& imported, const ScannedNode& scanned, uint32_t line,
                    bool deferTensors);
-  /// A node's name alone, as a placeholder or else a get_attr (see importGraph).
-  Node* importStandIn(ImportedGraph& imported, const ScannedNode& scanned, uint32_t line);
+  /// A stand-in for the node at `position`: a placeholder or else a get_attr, with no
+  /// arguments, no annotation and the name `_POSITION` (see importGraph).
+  Node* importStandIn(ImportedGraph& imported, const ScannedNode& scanned, uint32_t position,
+                      uint32_t line);
   /// Starts an import: a module to build in, and the per-import state reset.
   std::unique_ptr<ImportedGraph> startImport();
   /// Chooses how arguments are read from the first fx node (see storesArguments).
@@ -178,6 +184,14 @@ private:
     void clear() {
       slots_.assign(1024, Slot());
       size_ = 0;
+    }
+    /// Makes room for `count` entries without growing; on an empty map only.
+    void reserve(size_t count) {
+      assert(size_ == 0);
+      if (2 * count > slots_.size()) {
+        slots_.assign(std::bit_ceil(2 * count), Slot());
+        size_ = 0;
+      }
     }
     static constexpr uint32_t kAbsent = UINT32_MAX;
     [[nodiscard]] uint32_t find(PyObject* key) const {
