@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <deque>
 #include <optional>
 #include <unordered_map>
 
@@ -184,11 +185,16 @@ private:
     return size != 0 && (index < 0 || static_cast<uint64_t>(index) >= size);
   }
 
+  /// The node's arguments, read from the source once.
   const Arguments& argumentsOf(uint32_t node) {
-    auto [entry, added] = arguments_.try_emplace(node);
-    if (added)
-      source_.arguments(node, entry->second);
-    return entry->second;
+    if (argumentsSlot_.empty())
+      argumentsSlot_.assign(source_.size(), kNotRead);
+    uint32_t& slot = argumentsSlot_[node];
+    if (slot == kNotRead) {
+      slot = static_cast<uint32_t>(arguments_.size());
+      source_.arguments(node, arguments_.emplace_back());
+    }
+    return arguments_[slot];
   }
 
   const AliasPlan& planOf(const Target* target) {
@@ -295,7 +301,9 @@ private:
   std::vector<NeighbourhoodRole> roles_;
   std::vector<bool> member_; ///< may share storage with a clone or a clone's source
   std::vector<uint32_t> worklist_;
-  std::unordered_map<uint32_t, Arguments> arguments_;
+  static constexpr uint32_t kNotRead = UINT32_MAX;
+  std::vector<uint32_t> argumentsSlot_; ///< by node: its place in arguments_, or kNotRead
+  std::deque<Arguments> arguments_;     ///< a deque: references to read ones stay valid
   std::unordered_map<const Target*, AliasPlan> plans_;
 };
 

@@ -3,6 +3,8 @@
 
 #include "declone/schema/Schema.h"
 
+#include <charconv>
+#include <iterator>
 #include <stdexcept>
 
 namespace declone::python {
@@ -457,6 +459,7 @@ std::unique_ptr<ImportedGraph> FxImporter::startImport() {
   currentTargets_.clear();
   argsAttribute_ = &argsName_;
   kwargsAttribute_ = &kwargsName_;
+  lastScannedTarget_ = nullptr;
   return imported;
 }
 
@@ -485,7 +488,12 @@ FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle
     else
       throw std::invalid_argument("node '" + std::string(utf8(getattr(fxNode, nameName_))) +
                                   "' has unknown op '" + std::string(op) + "'");
-    imported.clones_ += scanned.target->isOp("aten", "clone");
+    // Calls of one target come in runs; the name comparison is made once per run.
+    if (scanned.target != lastScannedTarget_) {
+      lastScannedTarget_ = scanned.target;
+      lastScannedIsClone_ = scanned.target->isOp("aten", "clone");
+    }
+    imported.clones_ += lastScannedIsClone_;
   }
   return scanned;
 }
@@ -495,7 +503,9 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
   Context& context = *imported.file_->context;
   Graph& graph = imported.module().graph;
   py::handle fxNode = scanned.fxNode;
-  std::string_view name = context.save(utf8(getattr(fxNode, nameName_)));
+  // The graph copies the name into its arena; the str keeps these characters alive till then.
+  py::object nameObject = getattr(fxNode, nameName_);
+  std::string_view name = utf8(nameObject);
   py::object meta = getattr(fxNode, metaName_);
   bool defer = deferTensors && metaValue(meta).holdsTensor();
   auto type = [&]() -> const TypeAnnotation* {
@@ -535,7 +545,7 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
     }
     node = graph.createCall(name, callee, callArgs, callKwargs, type());
     if (callee->isOp("aten", "clone"))
-      imported.fxCalls_.emplace(name, py::reinterpret_borrow<py::object>(scanned.fxNode));
+      imported.fxCalls_.emplace(node->name(), py::reinterpret_borrow<py::object>(scanned.fxNode));
     break;
   }
   }
@@ -550,7 +560,8 @@ Node* FxImporter::importStandIn(ImportedGraph& imported, const ScannedNode& scan
   // No decision names a stand-in, so its name is not read (a Python string per node of a
   // large graph): it is `_` and its position among the graph's nodes.
   Graph& graph = imported.module().graph;
-  std::string name = "_" + std::to_string(position);
+  char buffer[16] = "_";
+  std::string_view name(buffer, std::to_chars(buffer + 1, std::end(buffer), position).ptr);
   Node* node = scanned.kind == Node::Kind::Placeholder ? graph.createPlaceholder(name, nullptr)
                                                        : graph.createGetAttr(name, name, nullptr);
   node->setLine(line);
@@ -588,10 +599,11 @@ public:
         add(out, positional[0], 0, {});
       return;
     }
-    for (size_t i = 0; i < positional.size(); ++i)
-      add(out, positional[i], static_cast<uint32_t>(i), {});
     py::dict keywords =
         py::reinterpret_borrow<py::dict>(getattr(scanned.fxNode, *importer_.kwargsAttribute_));
+    out.arguments.reserve(positional.size() + keywords.size());
+    for (size_t i = 0; i < positional.size(); ++i)
+      add(out, positional[i], static_cast<uint32_t>(i), {});
     for (auto [key, value] : keywords)
       add(out, value, Argument::kKeyword, utf8(key));
   }

@@ -235,6 +235,9 @@ private:
   NodeMap nodes_;
   /// The IR node made for each position; nullptr where none was (yet).
   std::vector<Node*> irNodes_;
+  /// The target scanNode met last (in the current import) and whether it is an aten.clone.
+  const Target* lastScannedTarget_ = nullptr;
+  bool lastScannedIsClone_ = false;
   /// `args`/`kwargs`, or FX's `_args`/`_kwargs` behind them (see storesArguments).
   const py::str* argsAttribute_ = &argsName_;
   const py::str* kwargsAttribute_ = &kwargsName_;
