@@ -170,6 +170,21 @@ TEST(CloneNeighbourhood, TupleElementThatAliasesAnArgumentReachesIt) {
                      "add_ (line 8) writes getitem after the clone, then clone is returned");
 }
 
+TEST(CloneNeighbourhood, WaitTensorReturnsItsInput) {
+  // wait_tensor's schema declares a fresh result, but it returns its input: writing it after the
+  // clone writes mul.
+  expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cpu"):
+        mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(mul)
+        wait: "f32[4][1]cpu" = torch.ops._c10d_functional.wait_tensor.default(mul)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(wait, 1)
+        return (clone, add_)
+)",
+                     "<graph>:4: remark: clone 'clone' kept [clone-read-after-source-write]: "
+                     "add_ (line 6) writes wait after the clone, then clone is returned");
+}
+
 TEST(CloneNeighbourhood, UnknownOpTiesEveryArgument) {
   // foo has no schema: its result may alias mul or other, so the write to foo reaches mul.
   expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
