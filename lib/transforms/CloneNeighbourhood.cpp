@@ -112,14 +112,18 @@ public:
         continue;
       }
       forEachAliasedArgument(member, [&](uint32_t argument) { join(argument); });
+      if (isGetItem(member))
+        holdElementStorage(member);
+      bool container = mayHaveElements(member);
       source_.users(member, users);
       for (uint32_t user : users) {
         if (member_[user])
           continue;
         roles_[user] = NeighbourhoodRole::Imported;
         // A getitem's element may be a view of its container's argument rather than of the
-        // container: ask whether it may share storage with any member.
-        bool aliases = false;
+        // container: ask whether it may share storage with any member. The elements of a
+        // member container may all be tied to its storage class.
+        bool aliases = container && isGetItem(user);
         forEachAliasedArgument(user, [&](uint32_t argument) { aliases |= member_[argument]; });
         if (aliases)
           join(user);
@@ -156,6 +160,72 @@ private:
     worklist_.push_back(node);
   }
 
+  /// AliasAnalysis keeps an element of a container (a tuple, a list, the values of an op it
+  /// cannot see into) in a storage of the container's own, keyed by the index, which every
+  /// getitem of that index shares, which a getitem with another kind of index is tied to, and
+  /// which every other use of the container touches. When `getitem` is a member, so are those
+  /// getitems, and those other users are taken in (and joined where they may alias the
+  /// container).
+  void holdElementStorage(uint32_t getitem) {
+    const Arguments& arguments = argumentsOf(getitem);
+    std::optional<uint32_t> container = containerOf(arguments);
+    if (!container || !mayHaveElements(*container))
+      return;
+    std::optional<int64_t> index = constantIndex(arguments);
+    std::vector<uint32_t> users;
+    source_.users(*container, users);
+    for (uint32_t user : users) {
+      if (member_[user])
+        continue;
+      if (isGetItem(user)) { // taking another element apart does not touch this one
+        std::optional<int64_t> other = constantIndex(argumentsOf(user));
+        if (!index || !other || *other == *index)
+          join(user);
+        continue;
+      }
+      roles_[user] = NeighbourhoodRole::Imported;
+      bool ties = false;
+      forEachAliasedArgument(
+          user, [&](uint32_t argument) { ties |= argument == *container || member_[argument]; });
+      if (ties)
+        join(user);
+    }
+  }
+
+  /// The container of a getitem: its first positional argument, if that is a node.
+  static std::optional<uint32_t> containerOf(const Arguments& arguments) {
+    for (const Argument& argument : arguments.arguments)
+      if (argument.position == 0 && argument.value == Argument::Value::Node)
+        return argument.node;
+    return std::nullopt;
+  }
+
+  /// The index of getitem(container, index) as AliasAnalysis takes an element apart: exactly
+  /// two arguments, the container and an integer constant. Other getitems are unknown to it.
+  static std::optional<int64_t> constantIndex(const Arguments& arguments) {
+    if (arguments.arguments.size() != 2 || arguments.arguments[0].position != 0 ||
+        arguments.arguments[0].value != Argument::Value::Node ||
+        arguments.arguments[1].position != 1 ||
+        arguments.arguments[1].value != Argument::Value::Int)
+      return std::nullopt;
+    return arguments.arguments[1].integer;
+  }
+
+  /// The node's value may be a container whose elements getitem takes apart (EffectAnalysis
+  /// gives it outputs): anything but a known op with one non-list return, or a plain getitem.
+  bool mayHaveElements(uint32_t node) {
+    if (source_.kind(node) != Node::Kind::Call)
+      return false;
+    if (isGetItem(node))
+      return !constantIndex(argumentsOf(node));
+    const AliasPlan& plan = planOf(source_.target(node));
+    if (plan.all || !plan.schema)
+      return true;
+    const OpSchema& schema = *plan.schema;
+    return schema.returns.size() != 1 || schema.returns[0].type.isList() ||
+           lacksParameter(schema, argumentsOf(node));
+  }
+
   /// The getitems of `container`'s tuple whose index is out of its range: AliasAnalysis ties
   /// them to every argument of the container, so to the member among them.
   void joinElementsOutOfRange(uint32_t container) {
@@ -171,18 +241,17 @@ private:
 
   /// `node` is a getitem with a constant index outside its container's tuple.
   bool indexOutOfRange(uint32_t node) {
-    if (source_.kind(node) != Node::Kind::Call || !source_.target(node)->isOperator("getitem"))
+    if (!isGetItem(node))
       return false;
     const Arguments& arguments = argumentsOf(node);
-    if (arguments.arguments.size() != 2 || arguments.arguments[0].value != Argument::Value::Node ||
-        arguments.arguments[1].value != Argument::Value::Int)
+    std::optional<int64_t> index = constantIndex(arguments);
+    if (!index)
       return false;
     uint32_t container = arguments.arguments[0].node;
     if (source_.kind(container) != Node::Kind::Call)
       return false;
     size_t size = planOf(source_.target(container)).tupleSize;
-    int64_t index = arguments.arguments[1].integer;
-    return size != 0 && (index < 0 || static_cast<uint64_t>(index) >= size);
+    return size != 0 && (*index < 0 || static_cast<uint64_t>(*index) >= size);
   }
 
   /// The node's arguments, read from the source once.
@@ -260,11 +329,11 @@ private:
   /// what the container's schema says of that return (its container must then be imported,
   /// which the last step of run() sees to, but need not be a member).
   template <class Fn> void forEachAliasedOfElement(const Arguments& arguments, Fn&& fn) {
-    if (arguments.arguments.size() != 2 || arguments.arguments[0].value != Argument::Value::Node ||
-        arguments.arguments[1].value != Argument::Value::Int)
+    std::optional<int64_t> constant = constantIndex(arguments);
+    if (!constant)
       return arguments.forEachNode(fn); // the analysis takes such an element for unknown
     uint32_t container = arguments.arguments[0].node;
-    int64_t index = arguments.arguments[1].integer;
+    int64_t index = *constant;
     if (source_.kind(container) != Node::Kind::Call) {
       fn(container);
       return;

@@ -185,6 +185,79 @@ TEST(CloneNeighbourhood, WaitTensorReturnsItsInput) {
                      "add_ (line 6) writes wait after the clone, then clone is returned");
 }
 
+// An element of a container lives in a storage of the container's, keyed by its index, which
+// getitems of the same index share and every other use of the container touches (found by
+// review). In each graph the whole graph keeps the clone.
+TEST(CloneNeighbourhood, ElementStoragesAreTheContainers) {
+  const char* const graphs[] = {
+      // Two getitems of the same element: add_ writes the source after the clone.
+      R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        getitem_2: "f32[4][1]cpu" = max_1[0]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem_2, 1)
+        return (clone,)
+)",
+      // The same with the copies auto_functionalized returns.
+      R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cpu"):
+        mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.aten.add_.Tensor, self = mul, other = 1)
+        getitem_1: "f32[4][1]cpu" = auto_functionalized[1]
+        getitem_2: "f32[4][1]cpu" = auto_functionalized[1]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_1)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem_2, 1)
+        return (clone,)
+)",
+      // An op without a schema takes the whole container.
+      R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem)
+        foo = torch.ops.mylib.foo.default(max_1)
+        return (clone, foo)
+)",
+      // A getitem whose index is not a constant.
+      R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu", arg1_1: "i64[][]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem)
+        getitem_3 = max_1[arg1_1]
+        return (clone, getitem_3)
+)",
+      // foo ties its result to max_1's elements, so bar is the first op without a schema
+      // touching the clone's source.
+      R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        bar: "f32[4][1]cpu" = torch.ops.mylib.bar.default(getitem)
+        foo: "f32[4][1]cpu@0" = torch.ops.mylib.foo.default(max_1)
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(foo)
+        return (clone,)
+)",
+  };
+  for (const char* text : graphs) {
+    SCOPED_TRACE(text);
+    for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+      auto file = parseOrFail(text);
+      ASSERT_TRUE(file);
+      NeighbourhoodCheck check = checkNeighbourhood(*file->modules.front(), mode);
+      ASSERT_TRUE(check.checked);
+      EXPECT_EQ(check.difference, "");
+    }
+    auto file = parseOrFail(text);
+    ASSERT_TRUE(file);
+    CloneEliminationResult result = eliminateClones(*file->modules.front(), {});
+    ASSERT_EQ(result.remarks.size(), 1u);
+    EXPECT_EQ(result.remarks.front().decision, Remark::Decision::Kept);
+  }
+}
+
 TEST(CloneNeighbourhood, UnknownOpTiesEveryArgument) {
   // foo has no schema: its result may alias mul or other, so the write to foo reaches mul.
   expectDecidedAlike(R"(class GraphModule(torch.nn.Module):
