@@ -6,8 +6,12 @@
 
 #include <cassert>
 #include <fstream>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <span>
 #include <sstream>
+#include <tuple>
 
 namespace declone {
 namespace {
@@ -38,24 +42,115 @@ template <class Fn> void forEachSchemaLine(std::string_view text, Fn fn) {
 
 } // namespace
 
+/// The built-in texts, and their schema lines by namespace and name in merge order (libtorch,
+/// then the supplement, whose schemas replace libtorch's of the same overload).
+struct SchemaRegistry::Pending {
+  std::vector<Source> sources;
+  StringMap<StringMap<std::vector<std::string_view>>> lines;
+  std::mutex mutex;
+};
+
+SchemaRegistry::SchemaRegistry() = default;
+SchemaRegistry::SchemaRegistry(const SchemaRegistry* fallback) : fallback_(fallback) {}
+
+SchemaRegistry::SchemaRegistry(const SchemaRegistry& other)
+    : size_(other.size_), fallback_(other.fallback_) {
+  if (other.pending_) {
+    std::lock_guard lock(other.pending_->mutex);
+    auto& source = const_cast<SchemaRegistry&>(other);
+    // Collect the names first: parsing removes them from the pending table.
+    std::vector<std::pair<std::string, std::string>> names;
+    for (const auto& [ns, byName] : other.pending_->lines)
+      for (const auto& [name, lines] : byName)
+        names.emplace_back(ns, name);
+    for (const auto& [ns, name] : names)
+      source.parsePending(ns, name);
+  }
+  packets_ = other.packets_;
+}
+
+SchemaRegistry::SchemaRegistry(SchemaRegistry&&) noexcept = default;
+SchemaRegistry& SchemaRegistry::operator=(SchemaRegistry&&) noexcept = default;
+SchemaRegistry::~SchemaRegistry() = default;
+
+namespace {
+
+/// `ns`, `name` and `overload` of a schema line's `ns::name.overload(`, without parsing it.
+struct SchemaHead {
+  std::string_view ns, name, overload;
+};
+
+std::optional<SchemaHead> schemaHead(std::string_view line) {
+  size_t start = line.find_first_not_of(" \t");
+  size_t open = line.find('(');
+  if (start == std::string_view::npos || open == std::string_view::npos)
+    return std::nullopt;
+  std::string_view head = line.substr(start, open - start);
+  size_t colons = head.find("::");
+  if (colons == std::string_view::npos)
+    return std::nullopt;
+  SchemaHead parts{head.substr(0, colons), head.substr(colons + 2), {}};
+  if (size_t dot = parts.name.find('.'); dot != std::string_view::npos) {
+    parts.overload = parts.name.substr(dot + 1);
+    parts.name = parts.name.substr(0, dot);
+  }
+  while (!parts.overload.empty() && (parts.overload.back() == ' ' || parts.overload.back() == '\t'))
+    parts.overload.remove_suffix(1);
+  return parts;
+}
+
+} // namespace
+
 const SchemaRegistry& SchemaRegistry::builtin() {
-  // Immutable once built, so sharing it between threads needs no locking. Never destroyed:
-  // freeing its few thousand schemas at exit was a tenth of a small graph's run time.
-  static const SchemaRegistry& registry = *new SchemaRegistry([] {
-    SchemaRegistry built;
-    for (const Source& source : builtinSources()) {
-      // The embedded texts are checked by the unit tests; a line this parser cannot read (say, from
-      // a newer libtorch) is skipped rather than losing the lines after it.
+  // Never destroyed: freeing its schemas at exit was a tenth of a small graph's run time.
+  static const SchemaRegistry& registry = *[] {
+    auto built = new SchemaRegistry();
+    built->pending_ = std::make_unique<Pending>();
+    Pending& pending = *built->pending_;
+    pending.sources = builtinSources();
+    std::set<std::tuple<std::string_view, std::string_view, std::string_view>> heads;
+    for (const Source& source : pending.sources) {
       forEachSchemaLine(source.text, [&](std::string_view line, uint32_t) {
-        Status status = built.addSchema(line);
-        assert(status.ok() && "built-in schema does not parse");
-        (void)status;
+        std::optional<SchemaHead> head = schemaHead(line);
+        // The embedded texts are checked by the unit tests; a line without `ns::name(` is
+        // skipped, as the parser would reject it.
+        assert(head && "built-in schema without a namespace");
+        if (!head)
+          return true;
+        pending.lines[std::string(head->ns)][std::string(head->name)].push_back(line);
+        heads.emplace(head->ns, head->name, head->overload == "default" ? "" : head->overload);
         return true;
       });
     }
+    built->size_ = heads.size();
     return built;
-  }());
+  }();
   return registry;
+}
+
+void SchemaRegistry::parsePending(std::string_view ns, std::string_view name) {
+  auto nsIt = pending_->lines.find(ns);
+  if (nsIt == pending_->lines.end())
+    return;
+  auto nameIt = nsIt->second.find(name);
+  if (nameIt == nsIt->second.end())
+    return;
+  // Parsed into a packet of its own first, so that the packet appears complete.
+  SchemaRegistry parsed;
+  for (std::string_view line : nameIt->second) {
+    Status status = parsed.addSchema(line);
+    // The unit tests parse every embedded line; one this parser cannot read (say, from a
+    // newer libtorch) is skipped rather than losing the others.
+    assert(status.ok() && "built-in schema does not parse");
+    (void)status;
+  }
+  nsIt->second.erase(nameIt);
+  size_t counted = size_; // counted when the lines were indexed
+  for (auto& [parsedNs, byName] : parsed.packets_)
+    for (auto& [parsedName, packet] : byName)
+      for (auto& [overload, schema] : packet)
+        add(std::move(schema));
+  size_ = counted;
 }
 
 std::vector<SchemaRegistry::Source> SchemaRegistry::builtinSources() {
@@ -125,6 +220,15 @@ Status SchemaRegistry::loadFile(const std::string& path) {
 
 const SchemaRegistry::Packet* SchemaRegistry::findPacket(std::string_view ns,
                                                          std::string_view name) const {
+  if (!pending_)
+    return findParsedPacket(ns, name);
+  std::lock_guard lock(pending_->mutex);
+  const_cast<SchemaRegistry*>(this)->parsePending(ns, name);
+  return findParsedPacket(ns, name);
+}
+
+const SchemaRegistry::Packet* SchemaRegistry::findParsedPacket(std::string_view ns,
+                                                               std::string_view name) const {
   auto nsIt = packets_.find(ns);
   if (nsIt == packets_.end())
     return nullptr;

@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace declone {
 namespace {
@@ -647,6 +648,29 @@ TEST(SchemaRegistry, LoadFile) {
   Status missing = registry.loadFile(path.string());
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("cannot open"), std::string::npos);
+}
+
+// The built-in registry parses a packet on its first lookup, from any thread.
+TEST(SchemaRegistry, BuiltinLookupsFromManyThreadsAgree) {
+  const char* const names[] = {"add", "mul", "view", "clone", "relu_", "split", "convolution",
+                               "native_batch_norm", "copy_", "slice"};
+  std::vector<std::vector<const OpSchema*>> found(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < found.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 50; ++round)
+        for (const char* name : names)
+          if (round == 0)
+            found[t].push_back(SchemaRegistry::builtin().lookup("aten", name, "default"));
+          else
+            (void)SchemaRegistry::builtin().overloads("aten", name);
+    });
+  for (std::thread& thread : threads)
+    thread.join();
+  for (size_t t = 1; t < found.size(); ++t)
+    EXPECT_EQ(found[t], found[0]); // the same schema objects: parsed once
+  EXPECT_NE(SchemaRegistry::builtin().lookup("aten", "clone", "default"), nullptr);
+  EXPECT_EQ(SchemaRegistry::builtin().lookup("aten", "no_such_op", "default"), nullptr);
 }
 
 // Every embedded schema parses and prints back to itself; the supplement is loaded after libtorch.

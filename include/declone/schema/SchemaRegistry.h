@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,13 +27,21 @@ public:
     std::string text;      ///< one schema per line, `#` comments
   };
 
-  SchemaRegistry() = default;
+  SchemaRegistry();
   /// A registry whose lookup() falls back to `fallback` (which must outlive it) for what it does
   /// not hold itself: a few schemas layered over the built-ins without copying them.
-  explicit SchemaRegistry(const SchemaRegistry* fallback) : fallback_(fallback) {}
+  explicit SchemaRegistry(const SchemaRegistry* fallback);
+  /// A copy holds every schema of `other`, parsing first what `other` has not parsed yet.
+  SchemaRegistry(const SchemaRegistry& other);
+  SchemaRegistry(SchemaRegistry&&) noexcept;
+  SchemaRegistry& operator=(const SchemaRegistry&) = delete;
+  SchemaRegistry& operator=(SchemaRegistry&&) noexcept;
+  ~SchemaRegistry();
 
   /// The merged built-in schemas: every operator of the libtorch the project was built against,
-  /// overridden by the bundled supplement. Built once, on first use; immutable afterwards.
+  /// overridden by the bundled supplement. Indexed once, on first use; each packet is parsed on
+  /// its first lookup (a run asks for a few dozen of several thousand), under a lock, so the
+  /// registry can be shared between threads.
   [[nodiscard]] static const SchemaRegistry& builtin();
   /// The embedded texts `builtin()` is made of, in merge order.
   [[nodiscard]] static std::vector<Source> builtinSources();
@@ -70,12 +79,21 @@ private:
   /// Overload name ("" for default) → schema; node-based, so entries never move.
   using Packet = std::map<std::string, OpSchema, std::less<>>;
 
-  [[nodiscard]] const Packet* findPacket(std::string_view ns, std::string_view name) const;
+  /// Schema lines not parsed yet (the built-in registry's), by namespace and name.
+  struct Pending;
 
-  /// namespace → name → overloads; nested so that lookups need no string building.
+  [[nodiscard]] const Packet* findPacket(std::string_view ns, std::string_view name) const;
+  [[nodiscard]] const Packet* findParsedPacket(std::string_view ns, std::string_view name) const;
+  /// Parses the pending lines of `ns::name`, if any; the caller holds pending_'s lock.
+  void parsePending(std::string_view ns, std::string_view name);
+
+  /// namespace → name → overloads; nested so that lookups need no string building. Entries are
+  /// only ever added, and a packet is complete when it appears, so pointers to packets and
+  /// schemas stay valid and a found packet can be read without the lock.
   StringMap<StringMap<Packet>> packets_;
   size_t size_ = 0;
   const SchemaRegistry* fallback_ = nullptr;
+  std::unique_ptr<Pending> pending_; ///< the built-in registry's; null for the others'
 };
 
 } // namespace declone
