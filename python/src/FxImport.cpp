@@ -158,9 +158,10 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
   }
   Context& context = graph.context();
   bool offsetsKnown = true;
-  for (auto& [node, meta] : deferred_) {
+  for (auto& [node, fxNode] : deferred_) {
     if (!consulted[node->order()])
       continue;
+    py::object meta = getattr(fxNode, metaName_);
     // A clone's input comes first in program order, so it is annotated by now. Its sizes,
     // dtype and device are the clone's, read from a live tensor (so with a known offset).
     const TensorType* cloneOf = nullptr;
@@ -177,9 +178,10 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
   }
   // An offset LayoutAnalysis must infer comes from the annotations of the views behind it.
   if (!offsetsKnown && inferOffsets)
-    for (auto& [node, meta] : deferred_)
+    for (auto& [node, fxNode] : deferred_)
       if (!consulted[node->order()])
-        node->setType(context.create<TypeAnnotation>(annotation(context, meta)));
+        node->setType(
+            context.create<TypeAnnotation>(annotation(context, getattr(fxNode, metaName_))));
 }
 
 std::string_view FxImporter::deviceSpelling(Context& context, py::handle tensor) {
@@ -457,6 +459,7 @@ std::unique_ptr<ImportedGraph> FxImporter::startImport() {
   irNodes_.clear();
   deferred_.clear();
   currentTargets_.clear();
+  returnsOneTensor_.clear();
   argsAttribute_ = &argsName_;
   kwargsAttribute_ = &kwargsName_;
   lastScannedTarget_ = nullptr;
@@ -506,8 +509,13 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
   // The graph copies the name into its arena; the str keeps these characters alive till then.
   py::object nameObject = getattr(fxNode, nameName_);
   std::string_view name = utf8(nameObject);
-  py::object meta = getattr(fxNode, metaName_);
-  bool defer = deferTensors && metaValue(meta).holdsTensor();
+  // An op that returns one tensor returns a tensor, whatever its meta says: its meta is read
+  // only if clone elimination consults it. The others' is looked at now, for a symbolic int
+  // (which settles that the value is not a tensor) or a Python function's tensor.
+  bool tensorOp = deferTensors && scanned.kind == Node::Kind::Call &&
+                  scanned.target->kind == Target::Kind::Op && returnsOneTensor(*scanned.target);
+  py::object meta = tensorOp ? py::object() : getattr(fxNode, metaName_);
+  bool defer = deferTensors && (tensorOp || metaValue(meta).holdsTensor());
   auto type = [&]() -> const TypeAnnotation* {
     if (defer)
       return nullptr;
@@ -530,8 +538,10 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
     break;
   case Node::Kind::Call: {
     const Target* callee = scanned.target;
-    // EffectAnalysis takes a Python function's result for a tensor only if annotated so.
-    defer = defer && callee->kind == Target::Kind::Op;
+    // EffectAnalysis takes a Python function's result for a tensor only if annotated so, but
+    // a getitem's element for what its container says it is: only their annotations as
+    // tensors are not put off.
+    defer = defer && (callee->kind == Target::Kind::Op || callee->isOperator("getitem"));
     py::tuple positional = py::reinterpret_borrow<py::tuple>(getattr(fxNode, *argsAttribute_));
     std::span<Arg> callArgs = context.allocate<Arg>(positional.size());
     for (size_t i = 0; i < callArgs.size(); ++i)
@@ -551,8 +561,19 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
   }
   node->setLine(line);
   if (defer)
-    deferred_.emplace_back(node, std::move(meta));
+    deferred_.emplace_back(node, fxNode);
   return node;
+}
+
+bool FxImporter::returnsOneTensor(const Target& target) {
+  auto [entry, added] = returnsOneTensor_.try_emplace(&target, false);
+  if (added) {
+    const OpSchema* schema =
+        liveSchemas_->lookup(target.opNamespace, target.opName, target.overload);
+    entry->second = schema && !schema->isVarret && schema->returns.size() == 1 &&
+                    schema->returns[0].type.kind == SchemaType::Kind::Tensor;
+  }
+  return entry->second;
 }
 
 Node* FxImporter::importStandIn(ImportedGraph& imported, const ScannedNode& scanned,

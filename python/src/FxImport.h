@@ -69,7 +69,8 @@ public:
   enum class TensorAnnotations : uint8_t {
     All,
     /// Only those clone elimination consults: of clones and their inputs (and of calls to
-    /// Python functions, whose results are tensors only if annotated so). Reading a FakeTensor's
+    /// Python functions other than getitem, whose results are tensors only if annotated so;
+    /// symbolic ints are always read). Reading a FakeTensor's
     /// sizes, strides, offset and device costs more than the whole pass, so the others are
     /// left out. Live tensors carry their storage offset, so no layout is inferred from
     /// another node's; where one lacks it (tensor_meta only), every tensor is annotated.
@@ -116,6 +117,8 @@ private:
   /// Imports a scanned node in full, with `line` as its line.
   Node* importNode(ImportedGraph& imported, const ScannedNode& scanned, uint32_t line,
                    bool deferTensors);
+  /// The op's schema (the live one where it differs) returns exactly one tensor.
+  [[nodiscard]] bool returnsOneTensor(const Target& target);
   /// A stand-in for the node at `position`: a placeholder or else a get_attr, with no
   /// arguments, no annotation and the name `_POSITION` (see importGraph).
   Node* importStandIn(ImportedGraph& imported, const ScannedNode& scanned, uint32_t position,
@@ -241,8 +244,10 @@ private:
   /// `args`/`kwargs`, or FX's `_args`/`_kwargs` behind them (see storesArguments).
   const py::str* argsAttribute_ = &argsName_;
   const py::str* kwargsAttribute_ = &kwargsName_;
-  /// Nodes of the current import whose tensor annotation was put off, with their meta dicts.
-  std::vector<std::pair<Node*, py::object>> deferred_;
+  /// Nodes of the current import whose tensor annotation was put off, with their fx nodes.
+  std::vector<std::pair<Node*, py::handle>> deferred_;
+  /// Per target of the current import: its schema returns one tensor (see returnsOneTensor).
+  std::unordered_map<const Target*, bool> returnsOneTensor_;
   std::vector<SymExpr> scratch_;
   /// The device last annotated and its spelling.
   py::object lastDevice_;
