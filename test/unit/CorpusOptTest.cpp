@@ -110,22 +110,11 @@ TEST_P(CorpusOpt, StatisticsAndRewriteDoNotDependOnCollectingRemarks) {
   EXPECT_EQ(writeGraphFile(*withRemarks), writeGraphFile(*without));
 }
 
-std::string
-testName(const ::testing::TestParamInfo<std::tuple<std::string, CloneEliminationMode>>& info) {
-  const std::string& path = std::get<0>(info.param);
-  std::string name = fs::path(path).parent_path().filename().string() + "_" +
-                     fs::path(path).stem().string() +
-                     (std::get<1>(info.param) == CloneEliminationMode::Safe ? "_safe" : "_vllm");
-  std::replace_if(
-      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Files, CorpusOpt,
                          ::testing::Combine(::testing::ValuesIn(corpusFiles()),
                                             ::testing::Values(CloneEliminationMode::Safe,
                                                               CloneEliminationMode::Vllm)),
-                         testName);
+                         fileAndModeTestName);
 
 } // namespace
 } // namespace declone::test

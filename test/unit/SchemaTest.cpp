@@ -652,8 +652,9 @@ TEST(SchemaRegistry, LoadFile) {
 
 // The built-in registry parses a packet on its first lookup, from any thread.
 TEST(SchemaRegistry, BuiltinLookupsFromManyThreadsAgree) {
-  const char* const names[] = {"add", "mul", "view", "clone", "relu_", "split", "convolution",
-                               "native_batch_norm", "copy_", "slice"};
+  const char* const names[] = {"add",   "mul",   "view",        "clone",
+                               "relu_", "split", "convolution", "native_batch_norm",
+                               "copy_", "slice"};
   std::vector<std::vector<const OpSchema*>> found(4);
   std::vector<std::thread> threads;
   for (size_t t = 0; t < found.size(); ++t)

@@ -1,6 +1,9 @@
 // Helpers shared by the unit tests.
 #include "TestSupport.h"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -28,6 +31,17 @@ std::string readFileOrDie(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+std::string fileAndModeTestName(
+    const ::testing::TestParamInfo<std::tuple<std::string, CloneEliminationMode>>& info) {
+  const std::filesystem::path path = std::get<0>(info.param);
+  std::string name = path.parent_path().filename().string() + "_" + path.stem().string() +
+                     (std::get<1>(info.param) == CloneEliminationMode::Safe ? "_safe" : "_vllm");
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
+      '_');
+  return name;
 }
 
 namespace {

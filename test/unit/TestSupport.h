@@ -3,10 +3,12 @@
 
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
+#include "declone/transforms/CloneElimination.h"
 
 #include <gtest/gtest.h>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 namespace declone::test {
 
@@ -27,5 +29,10 @@ std::string describeDifference(const GraphFile& a, const GraphFile& b);
 
 /// Reads a whole file from disk.
 std::string readFileOrDie(const std::string& path);
+
+/// The name of a test of one file in one mode: `FOLDER_STEM_safe`, in the characters gtest
+/// accepts.
+std::string fileAndModeTestName(
+    const ::testing::TestParamInfo<std::tuple<std::string, CloneEliminationMode>>& info);
 
 } // namespace declone::test
