@@ -132,8 +132,7 @@ PYBIND11_MODULE(_declone, module) {
           "pass consults, and the text of such a graph lacks the others. neighbourhood "
           "('safe' or 'vllm', with for_clone_elimination) reads only the nodes clone "
           "elimination in that mode decides by: the others they refer to are bare get_attr "
-          "stand-ins named _POSITION, and the rest are left out. The whole graph is read where "
-          "layouts lack "
-          "storage offsets, and (unless whole_when_dense is false) where clones are so dense "
-          "that the neighbourhood would be most of it.");
+          "stand-ins named _POSITION, and the rest are left out. The whole graph is read "
+          "where layouts lack storage offsets, and (unless whole_when_dense is false) where "
+          "clones are so dense that the neighbourhood would be most of it.");
 }
