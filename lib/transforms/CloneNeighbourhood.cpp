@@ -201,14 +201,22 @@ private:
   }
 
   /// The index of getitem(container, index) as AliasAnalysis takes an element apart: exactly
-  /// two arguments, the container and an integer constant. Other getitems are unknown to it.
+  /// two positional arguments (keywords it does not look at), the container and an integer
+  /// constant. Other getitems are unknown to it.
   static std::optional<int64_t> constantIndex(const Arguments& arguments) {
-    if (arguments.arguments.size() != 2 || arguments.arguments[0].position != 0 ||
-        arguments.arguments[0].value != Argument::Value::Node ||
-        arguments.arguments[1].position != 1 ||
-        arguments.arguments[1].value != Argument::Value::Int)
+    const Argument* positional[2] = {nullptr, nullptr};
+    size_t count = 0;
+    for (const Argument& argument : arguments.arguments) {
+      if (argument.position == Argument::kKeyword)
+        continue;
+      if (count < 2)
+        positional[count] = &argument;
+      ++count;
+    }
+    if (count != 2 || positional[0]->value != Argument::Value::Node ||
+        positional[1]->value != Argument::Value::Int)
       return std::nullopt;
-    return arguments.arguments[1].integer;
+    return positional[1]->integer;
   }
 
   /// The node's value may be a container whose elements getitem takes apart (EffectAnalysis

@@ -257,6 +257,19 @@ const ClosureCase kClosureCases[] = {
 )",
      "<graph>:7: remark: clone 'clone' kept [unknown-effects]: bar (line 5) touches foo: no schema "
      "for mylib::bar.default"},
+    {"ElementOutOfRangeWithAKeyword",
+     "The analyses take getitem's two positional arguments apart and ignore its keywords.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        mul: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(mul)
+        max_1 = torch.ops.aten.max.dim(mul, 0)
+        getitem: "f32[4][1]cpu" = operator.getitem(max_1, 5, extra = 1)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem, 1)
+        return (clone, add_)
+)",
+     "<graph>:4: remark: clone 'clone' kept [clone-read-after-source-write]: add_ (line 7) "
+     "writes getitem after the clone, then clone is returned"},
 };
 
 void PrintTo(const ClosureCase& closure, std::ostream* out) {
