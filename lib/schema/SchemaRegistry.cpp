@@ -135,22 +135,18 @@ void SchemaRegistry::parsePending(std::string_view ns, std::string_view name) {
   auto nameIt = nsIt->second.find(name);
   if (nameIt == nsIt->second.end())
     return;
-  // Parsed into a packet of its own first, so that the packet appears complete.
-  SchemaRegistry parsed;
+  // The packet is complete before the caller releases the lock, and only then can another
+  // thread find it.
+  size_t counted = size_; // counted when the lines were indexed
   for (std::string_view line : nameIt->second) {
-    Status status = parsed.addSchema(line);
+    Status status = addSchema(line);
     // The unit tests parse every embedded line; one this parser cannot read (say, from a
     // newer libtorch) is skipped rather than losing the others.
     assert(status.ok() && "built-in schema does not parse");
     (void)status;
   }
-  nsIt->second.erase(nameIt);
-  size_t counted = size_; // counted when the lines were indexed
-  for (auto& [parsedNs, byName] : parsed.packets_)
-    for (auto& [parsedName, packet] : byName)
-      for (auto& [overload, schema] : packet)
-        add(std::move(schema));
   size_ = counted;
+  nsIt->second.erase(nameIt);
 }
 
 std::vector<SchemaRegistry::Source> SchemaRegistry::builtinSources() {

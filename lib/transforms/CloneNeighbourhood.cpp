@@ -88,9 +88,8 @@ public:
         // Every aten.clone, whatever its overload: LayoutAnalysis looks at all of them.
         if (source_.target(node)->isOp("aten", "clone")) {
           join(node);
-          for (const Argument& argument : argumentsOf(node).arguments)
-            if (argument.position == 0 && argument.value == Argument::Value::Node)
-              join(argument.node);
+          if (std::optional<uint32_t> source = firstArgumentNode(argumentsOf(node)))
+            join(*source);
         }
         break;
       case Node::Kind::GetAttr:
@@ -140,9 +139,9 @@ public:
           source_.kind(node) == Node::Kind::GetAttr)
         continue;
       const Arguments& arguments = argumentsOf(node);
-      if (isGetItem(node) && !arguments.arguments.empty() &&
-          arguments.arguments[0].value == Argument::Value::Node)
-        roles_[arguments.arguments[0].node] = NeighbourhoodRole::Imported;
+      if (std::optional<uint32_t> container = firstArgumentNode(arguments);
+          container && isGetItem(node))
+        roles_[*container] = NeighbourhoodRole::Imported;
       arguments.forEachNode([&](uint32_t argument) {
         if (roles_[argument] == NeighbourhoodRole::Absent)
           roles_[argument] = NeighbourhoodRole::StandIn;
@@ -168,7 +167,7 @@ private:
   /// container).
   void holdElementStorage(uint32_t getitem) {
     const Arguments& arguments = argumentsOf(getitem);
-    std::optional<uint32_t> container = containerOf(arguments);
+    std::optional<uint32_t> container = firstArgumentNode(arguments);
     if (!container || !mayHaveElements(*container))
       return;
     std::optional<int64_t> index = constantIndex(arguments);
@@ -192,8 +191,9 @@ private:
     }
   }
 
-  /// The container of a getitem: its first positional argument, if that is a node.
-  static std::optional<uint32_t> containerOf(const Arguments& arguments) {
+  /// A call's first positional argument, if that is a node: a clone's source, a getitem's
+  /// container.
+  static std::optional<uint32_t> firstArgumentNode(const Arguments& arguments) {
     for (const Argument& argument : arguments.arguments)
       if (argument.position == 0 && argument.value == Argument::Value::Node)
         return argument.node;
@@ -258,8 +258,13 @@ private:
     uint32_t container = arguments.arguments[0].node;
     if (source_.kind(container) != Node::Kind::Call)
       return false;
-    size_t size = planOf(source_.target(container)).tupleSize;
-    return size != 0 && (*index < 0 || static_cast<uint64_t>(*index) >= size);
+    return outsideTuple(planOf(source_.target(container)), *index);
+  }
+
+  /// `index` names no element of the op's tuple (AliasAnalysis then ties the element to every
+  /// argument of the op); false for ops that do not return a tuple.
+  static bool outsideTuple(const AliasPlan& plan, int64_t index) {
+    return plan.tupleSize != 0 && (index < 0 || static_cast<uint64_t>(index) >= plan.tupleSize);
   }
 
   /// The node's arguments, read from the source once.
@@ -360,8 +365,7 @@ private:
       return;
     }
     const Arguments& containerArguments = argumentsOf(container);
-    if (lacksParameter(schema, containerArguments) ||
-        (!list && (index < 0 || static_cast<uint64_t>(index) >= plan.tupleSize)))
+    if (lacksParameter(schema, containerArguments) || outsideTuple(plan, index))
       return containerArguments.forEachNode(fn);
     size_t returned = list ? 0 : static_cast<size_t>(index);
     if (!schema.returns[returned].isTensorLike() || schema.returnIsFresh(returned))
@@ -393,18 +397,12 @@ std::vector<NeighbourhoodRole> selectCloneNeighbourhood(NeighbourhoodSource& sou
 }
 
 bool cloneLayoutsAreStated(const Graph& graph) {
-  auto stated = [](const Node* node) {
-    return node->type().kind != TypeAnnotation::Kind::Tensor ||
-           node->type().tensor->storageOffset.has_value();
-  };
-  for (const Node* node : graph) {
-    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
-      continue;
-    if (!stated(node) ||
-        (!node->args().empty() && node->args()[0].isNode() && !stated(node->args()[0].node())))
-      return false;
-  }
-  return true;
+  bool stated = true;
+  forEachCloneAndSource(graph, [&](const Node* node) {
+    stated = stated && (node->type().kind != TypeAnnotation::Kind::Tensor ||
+                        node->type().tensor->storageOffset.has_value());
+  });
+  return stated;
 }
 
 // --- GraphNeighbourhoodSource ----------------------------------------------------------------

@@ -149,13 +149,7 @@ FxImporter::MetaValue FxImporter::metaValue(py::handle meta) {
 void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
-  for (const Node* node : graph) {
-    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
-      continue;
-    consulted[node->order()] = true;
-    if (!node->args().empty() && node->args()[0].isNode())
-      consulted[node->args()[0].node()->order()] = true;
-  }
+  forEachCloneAndSource(graph, [&](const Node* node) { consulted[node->order()] = true; });
   Context& context = graph.context();
   bool offsetsKnown = true;
   for (auto& [node, fxNode] : deferred_) {
@@ -533,9 +527,11 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
     node = graph.createOutput(outputs.empty() ? Arg() : convertArg(imported, outputs[0], 0));
     break;
   }
-  case Node::Kind::GetAttr:
-    node = graph.createGetAttr(name, context.save(utf8(getattr(fxNode, targetName_))), type());
+  case Node::Kind::GetAttr: {
+    py::object path = getattr(fxNode, targetName_); // the graph copies its characters
+    node = graph.createGetAttr(name, utf8(path), type());
     break;
+  }
   case Node::Kind::Call: {
     const Target* callee = scanned.target;
     // EffectAnalysis takes a Python function's result for a tensor only if annotated so, but

@@ -26,13 +26,7 @@ inline void stateCloneOffsets(Graph& graph) {
     if (const Layout* layout = layouts.layout(node); layout && layout->storageOffset)
       offsets.emplace_back(node, *layout->storageOffset);
   };
-  for (Node* node : graph) {
-    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
-      continue;
-    state(node);
-    if (!node->args().empty() && node->args()[0].isNode())
-      state(node->args()[0].node());
-  }
+  forEachCloneAndSource(graph, state);
   Context& context = graph.context();
   for (auto [node, offset] : offsets) {
     TensorType tensor = *node->type().tensor;

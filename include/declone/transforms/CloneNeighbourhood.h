@@ -86,6 +86,19 @@ enum class NeighbourhoodRole : uint8_t {
                                                                       const SchemaRegistry& schemas,
                                                                       CloneEliminationMode mode);
 
+/// Calls fn(Node*) for every aten.clone of `graph`, whatever its overload, and then for its
+/// source (its first argument, if that is a node): the values whose layouts clone elimination
+/// reads. A node that is both, or the source of several clones, comes more than once.
+template <class Fn> void forEachCloneAndSource(const Graph& graph, Fn&& fn) {
+  for (Node* node : graph) {
+    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
+      continue;
+    fn(node);
+    if (!node->args().empty() && node->args()[0].isNode())
+      fn(node->args()[0].node());
+  }
+}
+
 /// Every aten.clone and clone source in `graph` that carries a tensor annotation has a storage
 /// offset in it: the condition under which deciding on the neighbourhood is exact.
 [[nodiscard]] bool cloneLayoutsAreStated(const Graph& graph);
