@@ -2,34 +2,69 @@
 #include "declone/support/File.h"
 
 #include "declone/support/HugePages.h"
+#include "declone/support/PagePopulator.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
+#include <utility>
 
 namespace declone {
 
-Result<std::string> readFile(std::string_view path) {
+FileText::FileText(FileText&& other) noexcept
+    : string_(std::move(other.string_)), pages_(std::exchange(other.pages_, nullptr)),
+      size_(std::exchange(other.size_, 0)), pageBytes_(std::exchange(other.pageBytes_, 0)) {}
+
+FileText& FileText::operator=(FileText&& other) noexcept {
+  if (this != &other) {
+    release();
+    string_ = std::move(other.string_);
+    pages_ = std::exchange(other.pages_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    pageBytes_ = std::exchange(other.pageBytes_, 0);
+  }
+  return *this;
+}
+
+FileText::~FileText() {
+  release();
+}
+
+void FileText::release() {
+  if (!pages_)
+    return;
+  PagePopulator::instance().cancel(pages_);
+  freeHugePages(pages_, pageBytes_);
+  pages_ = nullptr;
+}
+
+Result<FileText> readFile(std::string_view path) {
   std::FILE* stream = path == "-" ? stdin : std::fopen(std::string(path).c_str(), "rb");
   if (!stream)
     return Error{std::string("cannot open: ") + std::strerror(errno)};
-  std::string text;
-  // A regular file is read in one piece into a string of its size: growing a string by doubling
+  FileText text;
+  // A regular file is read in one piece into pages of its size: growing a string by doubling
   // would hold up to twice the text at once (and copy it as often).
   struct stat info;
   if (::fstat(::fileno(stream), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-    text.reserve(static_cast<size_t>(info.st_size));
-    // A 135 MB dump takes some 33,000 faults of 4 KiB pages to zero and fill, most of reading
-    // it into memory; with huge pages, under a hundred.
-    adviseHugePagesWithin(text.data(), static_cast<size_t>(info.st_size));
-    text.resize(static_cast<size_t>(info.st_size));
-    text.resize(std::fread(text.data(), 1, text.size(), stream));
+    auto size = static_cast<size_t>(info.st_size);
+    text.pageBytes_ = roundUpToHugePages(size);
+    text.pages_ = static_cast<char*>(allocateHugePages(size));
+    // Keyed by the pages, which stay put when the FileText moves.
+    PagePopulator::instance().request(text.pages_, text.pages_, size);
+    text.size_ = std::fread(text.pages_, 1, size, stream);
   }
+  // Standard input, a pipe, or a file that grew since fstat: the rest goes into a string.
   char buffer[1 << 16];
   size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0)
-    text.append(buffer, count);
+  while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {
+    if (text.pages_) {
+      text.string_.assign(text.pages_, text.size_);
+      text.release();
+    }
+    text.string_.append(buffer, count);
+  }
   bool failed = std::ferror(stream);
   int savedErrno = errno;
   if (stream != stdin)

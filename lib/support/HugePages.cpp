@@ -1,7 +1,6 @@
 // Memory backed by transparent huge pages, for arena chunks and large random-access tables.
 #include "declone/support/HugePages.h"
 
-#include <cerrno>
 #include <cstdint>
 #include <new>
 #include <sys/mman.h>
@@ -26,17 +25,6 @@ void* allocateHugePages(size_t bytes) {
 
 void freeHugePages(void* memory, size_t bytes) {
   munmap(memory, roundUpToHugePages(bytes));
-}
-
-void adviseHugePagesWithin(void* data, size_t size) {
-  auto start = reinterpret_cast<uintptr_t>(data);
-  uintptr_t begin = (start + kHugePage - 1) & ~(kHugePage - 1);
-  uintptr_t end = (start + size) & ~(kHugePage - 1);
-  if (end <= begin)
-    return;
-  int savedErrno = errno; // callers report their own failures through errno
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  errno = savedErrno;
 }
 
 } // namespace declone

@@ -110,6 +110,29 @@ TEST_P(CorpusOpt, StatisticsAndRewriteDoNotDependOnCollectingRemarks) {
   EXPECT_EQ(writeGraphFile(*withRemarks), writeGraphFile(*without));
 }
 
+// Building the alias and layout analyses on two threads must decide exactly as one thread does.
+TEST_P(CorpusOpt, ConcurrentAnalysesDecideAsSequentialOnes) {
+  auto [path, mode] = GetParam();
+  std::string text = readFileOrDie(path);
+  auto concurrent = parseOrFail(text);
+  auto sequential = parseOrFail(text);
+  ASSERT_TRUE(concurrent && sequential);
+  CloneEliminationOptions always;
+  always.mode = mode;
+  always.concurrentAnalysesFrom = 0;
+  CloneEliminationOptions never = always;
+  never.concurrentAnalysesFrom = SIZE_MAX;
+  for (size_t i = 0; i < concurrent->modules.size(); ++i) {
+    CloneEliminationResult a = eliminateClones(*concurrent->modules[i], always);
+    CloneEliminationResult b = eliminateClones(*sequential->modules[i], never);
+    ASSERT_EQ(a.remarks.size(), b.remarks.size());
+    for (size_t r = 0; r < a.remarks.size(); ++r)
+      EXPECT_EQ(a.remarks[r].formatJson(), b.remarks[r].formatJson());
+    EXPECT_EQ(a.stats.kept, b.stats.kept);
+  }
+  EXPECT_EQ(writeGraphFile(*concurrent), writeGraphFile(*sequential));
+}
+
 INSTANTIATE_TEST_SUITE_P(Files, CorpusOpt,
                          ::testing::Combine(::testing::ValuesIn(corpusFiles()),
                                             ::testing::Values(CloneEliminationMode::Safe,

@@ -184,6 +184,21 @@ TEST(Writer, StreamedTextEqualsTheString) {
   EXPECT_EQ(writeThroughFile(*unterminated), text);
 }
 
+TEST(Writer, StreamedWriteFailuresAreReported) {
+  // /dev/full refuses every write: a failure in a chunk written on the sink's thread and one in
+  // the last chunk, written on the caller's, must both come back as false.
+  for (size_t statements : {size_t(3), size_t(40000)}) {
+    auto file = parseOrFail(longChain(statements));
+    ASSERT_TRUE(file);
+    std::FILE* full = std::fopen("/dev/full", "wb");
+    if (!full)
+      GTEST_SKIP() << "no /dev/full";
+    std::setvbuf(full, nullptr, _IONBF, 0); // so fwrite itself meets the error
+    EXPECT_FALSE(writeGraphFile(*file, full)) << statements;
+    std::fclose(full);
+  }
+}
+
 TEST(Writer, AppendsToWhatTheStringHolds) {
   std::string text = longChain(3);
   auto file = parseOrFail(text);

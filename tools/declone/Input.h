@@ -18,8 +18,6 @@ enum ExitCode : int { kSuccess = 0, kDifference = 1, kBadInput = 2 };
 
 /// The display name of a path: "<stdin>" for "-".
 std::string displayName(std::string_view path);
-/// Reads a whole file, or standard input for "-".
-[[nodiscard]] Result<std::string> readInput(std::string_view path);
 /// Reads and parses a graph file; on failure prints `FILE:LINE:COL: error: ...` to stderr.
 /// `text`, when given, receives the file's contents.
 [[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path,

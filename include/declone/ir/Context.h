@@ -3,6 +3,7 @@
 
 #include "declone/ir/Target.h"
 #include "declone/support/Arena.h"
+#include "declone/support/File.h"
 #include "declone/support/SymExpr.h"
 
 #include <span>
@@ -29,9 +30,9 @@ public:
   std::string_view save(std::string_view text);
   /// Copies a graph's source text into the arena once; later saves of its substrings are free.
   std::string_view saveSource(std::string_view text);
-  /// Takes over a graph's source text without copying it (a large dump is read straight into a
-  /// string and kept there); later saves of its substrings are free.
-  std::string_view adoptSource(std::string text);
+  /// Takes over a graph's source text without copying it (a large dump is read straight into
+  /// memory and kept there); later saves of its substrings are free.
+  std::string_view adoptSource(FileText text);
   /// The text saved by saveSource (empty for graphs built in memory).
   [[nodiscard]] std::string_view source() const { return source_; }
   /// Raw arena storage.
@@ -66,7 +67,7 @@ private:
   Arena nodeArena_;
   /// The text being read: save() need not copy what already lies inside it.
   std::string_view source_;
-  std::string ownedSource_; ///< the text adoptSource() took over
+  FileText ownedSource_; ///< the text adoptSource() took over
 
   SymContext sym_;
   struct TargetKey {

@@ -21,14 +21,6 @@ inline constexpr size_t kHugePage = size_t(2) << 20;
 [[nodiscard]] void* allocateHugePages(size_t bytes);
 /// Gives back memory from allocateHugePages(bytes), with the same `bytes`.
 void freeHugePages(void* memory, size_t bytes);
-/// Advises huge pages for the whole huge pages inside [data, data + size) of memory allocated
-/// elsewhere and not yet touched (a buffer about to be filled), so that nothing beyond it becomes
-/// resident. Advice only; errno is left as it was.
-void adviseHugePagesWithin(void* data, size_t size);
-/// Advises huge pages for the whole huge pages inside [data, data + size) of memory allocated
-/// elsewhere and not yet touched (a buffer about to be filled), so that nothing beyond it becomes
-/// resident. Advice only; errno is left as it was.
-void adviseHugePagesWithin(void* data, size_t size);
 
 /// A std::allocator for large arrays: 2 MiB and more come from allocateHugePages, smaller ones
 /// from operator new.
