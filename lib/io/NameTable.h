@@ -22,7 +22,7 @@ public:
     size_t capacity = 16;
     while (capacity < expected * 2)
       capacity *= 2;
-    slots_.assign(capacity, Slot());
+    slots_.assignZeroed(capacity);
     nodes_.clear();
     nodes_.reserve(expected);
   }
@@ -96,7 +96,7 @@ private:
       insert(node);
   }
 
-  std::vector<Slot, HugePageAllocator<Slot>> slots_;
+  ZeroedArray<Slot> slots_; ///< all-zero bytes are an empty Slot
   std::vector<Node*> nodes_;
 };
 

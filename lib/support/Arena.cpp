@@ -15,8 +15,6 @@ constexpr size_t kMaxChunk = size_t(32) << 20;
 } // namespace
 
 Arena::~Arena() {
-  if (askedPopulator_)
-    PagePopulator::instance().cancel(this);
   for (const Chunk& chunk : chunks_) {
     if (chunk.mapped)
       freeHugePages(chunk.data, chunk.size);
@@ -35,11 +33,12 @@ void* Arena::allocateSlowly(size_t size, size_t alignment) {
   return reinterpret_cast<void*>(start);
 }
 
-void Arena::bumpThrough(uintptr_t start, uintptr_t end, bool populated) {
+void Arena::bumpThrough(uintptr_t chunk, uintptr_t start, uintptr_t end, bool populated) {
   next_ = start;
   end_ = end;
   limit_ = end;
   if (populated) {
+    chunkStart_ = chunk;
     requestedTo_ = start & ~(kHugePage - 1);
     populateAhead(start);
   }
@@ -53,10 +52,10 @@ void Arena::populateAhead(uintptr_t position) {
   limit_ = std::min(pageEnd, end_);
   uintptr_t wanted = std::min(pageEnd + kHugePage, end_);
   if (wanted > requestedTo_) {
-    PagePopulator::instance().request(this, reinterpret_cast<void*>(requestedTo_),
-                                      wanted - requestedTo_);
+    // Keyed by the chunk, so that freeHugePages withdraws what is still pending.
+    PagePopulator::instance().request(reinterpret_cast<void*>(chunkStart_),
+                                      reinterpret_cast<void*>(requestedTo_), wanted - requestedTo_);
     requestedTo_ = wanted;
-    askedPopulator_ = true;
   }
 }
 
@@ -78,7 +77,7 @@ void* Arena::allocateInNewChunk(size_t size, size_t alignment) {
   uintptr_t end = start + chunkSize;
   // Bump on through whichever chunk has more room left: a large object's own chunk is full.
   if (end - (aligned + size) >= end_ - next_)
-    bumpThrough(aligned + size, end, mapped);
+    bumpThrough(start, aligned + size, end, mapped);
   return reinterpret_cast<void*>(aligned);
 }
 

@@ -2,7 +2,6 @@
 #include "declone/support/File.h"
 
 #include "declone/support/HugePages.h"
-#include "declone/support/PagePopulator.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -34,7 +33,6 @@ FileText::~FileText() {
 void FileText::release() {
   if (!pages_)
     return;
-  PagePopulator::instance().cancel(pages_);
   freeHugePages(pages_, pageBytes_);
   pages_ = nullptr;
 }
@@ -51,8 +49,7 @@ Result<FileText> readFile(std::string_view path) {
     auto size = static_cast<size_t>(info.st_size);
     text.pageBytes_ = roundUpToHugePages(size);
     text.pages_ = static_cast<char*>(allocateHugePages(size));
-    // Keyed by the pages, which stay put when the FileText moves.
-    PagePopulator::instance().request(text.pages_, text.pages_, size);
+    requestPopulation(text.pages_, size);
     text.size_ = std::fread(text.pages_, 1, size, stream);
   }
   // Standard input, a pipe, or a file that grew since fstat: the rest goes into a string.

@@ -1,6 +1,8 @@
 // Memory backed by transparent huge pages, for arena chunks and large random-access tables.
 #include "declone/support/HugePages.h"
 
+#include "declone/support/PagePopulator.h"
+
 #include <cstdint>
 #include <new>
 #include <sys/mman.h>
@@ -24,7 +26,13 @@ void* allocateHugePages(size_t bytes) {
 }
 
 void freeHugePages(void* memory, size_t bytes) {
+  // Population requests are keyed by the allocation: none may touch it once it is unmapped.
+  PagePopulator::instance().cancel(memory);
   munmap(memory, roundUpToHugePages(bytes));
+}
+
+void requestPopulation(void* memory, size_t bytes) {
+  PagePopulator::instance().request(memory, memory, bytes);
 }
 
 } // namespace declone

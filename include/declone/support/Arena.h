@@ -38,9 +38,9 @@ public:
 private:
   void* allocateSlowly(size_t size, size_t alignment);
   void* allocateInNewChunk(size_t size, size_t alignment);
-  /// Bumps on through [start, end); `populated` says whether its pages are to be populated ahead
-  /// (then limit_ stays below end_ until the last page).
-  void bumpThrough(uintptr_t start, uintptr_t end, bool populated);
+  /// Bumps on through [start, end) of the chunk that begins at `chunk`; `populated` says whether
+  /// its pages are to be populated ahead (then limit_ stays below end_ until the last page).
+  void bumpThrough(uintptr_t chunk, uintptr_t start, uintptr_t end, bool populated);
   /// Moves limit_ past `position` (inside the chunk) and requests the page after it.
   void populateAhead(uintptr_t position);
 
@@ -53,9 +53,9 @@ private:
   /// Where the fast path stops: the chunk's end, or in a populated chunk the end of the huge page
   /// being filled, where the slow path asks for the next one.
   uintptr_t limit_ = 0;
-  uintptr_t end_ = 0;           ///< the current chunk's end
-  uintptr_t requestedTo_ = 0;   ///< population was requested up to here in the current chunk
-  bool askedPopulator_ = false; ///< some request was made, so destruction must cancel
+  uintptr_t end_ = 0;         ///< the current chunk's end
+  uintptr_t chunkStart_ = 0;  ///< of the current chunk, when populated
+  uintptr_t requestedTo_ = 0; ///< population was requested up to here in the current chunk
   size_t nextChunkSize_ = size_t(64) << 10;
   size_t reserved_ = 0;
   std::vector<Chunk> chunks_;

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
 
 namespace declone {
 
@@ -19,29 +22,68 @@ inline constexpr size_t kHugePage = size_t(2) << 20;
 /// pages honour in their default `madvise` mode; where they are off, ordinary pages serve.
 /// Throws std::bad_alloc when the system has no memory to map.
 [[nodiscard]] void* allocateHugePages(size_t bytes);
-/// Gives back memory from allocateHugePages(bytes), with the same `bytes`.
+/// Gives back memory from allocateHugePages(bytes), with the same `bytes`; first withdraws any
+/// requestPopulation for it.
 void freeHugePages(void* memory, size_t bytes);
+/// Asks the PagePopulator to fault in [memory, memory + bytes) of memory from allocateHugePages
+/// on its thread.
+void requestPopulation(void* memory, size_t bytes);
 
-/// A std::allocator for large arrays: 2 MiB and more come from allocateHugePages, smaller ones
-/// from operator new.
-template <class T> struct HugePageAllocator {
-  using value_type = T;
+/// An array of `size()` zero-initialised T (a type for which all-zero bytes are the value
+/// T{}), for large tables that start empty: from 2 MiB on it is huge pages the kernel has
+/// zeroed, faulted in by the PagePopulator on another core, where a std::vector would zero
+/// them again with a memset on this one (a million-node name table: 16 MB, 4% of reading).
+template <class T> class ZeroedArray {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
 
-  HugePageAllocator() = default;
-  template <class U> HugePageAllocator(const HugePageAllocator<U>&) {}
+public:
+  ZeroedArray() = default;
+  ZeroedArray(const ZeroedArray&) = delete;
+  ZeroedArray& operator=(const ZeroedArray&) = delete;
+  ~ZeroedArray() { release(); }
 
-  T* allocate(size_t count) {
-    size_t bytes = count * sizeof(T);
-    return static_cast<T*>(bytes < kHugePage ? ::operator new(bytes) : allocateHugePages(bytes));
-  }
-  void deallocate(T* memory, size_t count) {
-    size_t bytes = count * sizeof(T);
-    if (bytes < kHugePage)
-      ::operator delete(memory);
-    else
-      freeHugePages(memory, bytes);
-  }
-  template <class U> bool operator==(const HugePageAllocator<U>&) const { return true; }
+  /// Replaces the contents with `count` zeroed elements.
+  void assignZeroed(size_t count);
+
+  [[nodiscard]] T* data() { return data_; }
+  [[nodiscard]] const T* data() const { return data_; }
+  [[nodiscard]] size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+
+private:
+  void release();
+
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  bool mapped_ = false;
 };
+
+template <class T> void ZeroedArray<T>::assignZeroed(size_t count) {
+  release();
+  size_t bytes = count * sizeof(T);
+  if (bytes == 0)
+    return;
+  mapped_ = bytes >= kHugePage;
+  void* memory = mapped_ ? allocateHugePages(bytes) : std::calloc(count, sizeof(T));
+  if (!memory)
+    throw std::bad_alloc();
+  if (mapped_)
+    requestPopulation(memory, bytes);
+  data_ = static_cast<T*>(memory);
+  size_ = count;
+}
+
+template <class T> void ZeroedArray<T>::release() {
+  if (!data_)
+    return;
+  if (mapped_)
+    freeHugePages(data_, size_ * sizeof(T));
+  else
+    std::free(data_);
+  data_ = nullptr;
+  size_ = 0;
+}
 
 } // namespace declone
