@@ -1,8 +1,10 @@
 // Makes fresh anonymous memory resident on a background thread, ahead of its first write.
 #include "declone/support/PagePopulator.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <sys/mman.h>
@@ -13,6 +15,28 @@
 #endif
 
 namespace declone {
+
+namespace {
+
+/// Populates [data, data + size) a huge page at a time from its end: an owner that starts
+/// writing at the beginning as soon as it has asked (a buffer being read into) then meets the
+/// populator in the middle instead of racing it over the same pages. False with errno set on
+/// failure.
+bool populateBackwards(void* data, size_t size) {
+  constexpr size_t kStep = size_t(2) << 20;
+  auto begin = reinterpret_cast<uintptr_t>(data);
+  uintptr_t end = begin + size;
+  while (end > begin) {
+    // Steps start on huge-page boundaries (madvise needs page-aligned starts; begin is one).
+    uintptr_t start = std::max(begin, (end - 1) & ~(kStep - 1));
+    if (::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE) != 0)
+      return false;
+    end = start;
+  }
+  return true;
+}
+
+} // namespace
 
 struct PagePopulator::State {
   struct Request {
@@ -39,7 +63,7 @@ struct PagePopulator::State {
       serving = next.owner;
       lock.unlock();
       int savedErrno = errno;
-      bool done = ::madvise(next.data, next.size, MADV_POPULATE_WRITE) == 0;
+      bool done = populateBackwards(next.data, next.size);
       bool refused = !done && errno == EINVAL;
       errno = savedErrno;
       lock.lock();

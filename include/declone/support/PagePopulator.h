@@ -17,9 +17,9 @@ public:
   /// sleeps while nothing is asked of it, and the process may exit at any time.
   static PagePopulator& instance();
 
-  /// Asks for [data, data + size) of `owner`'s private anonymous memory to be faulted in. Where
-  /// the kernel cannot do it (before Linux 5.14), requests are dropped: the owner's own writes
-  /// fault the pages in as they always did.
+  /// Asks for [data, data + size) of `owner`'s private anonymous memory to be faulted in, from
+  /// its end backwards; `data` must be page-aligned. Where the kernel cannot do it (before Linux
+  /// 5.14), requests are dropped: the owner's own writes fault the pages in as they always did.
   void request(const void* owner, void* data, size_t size);
   /// Drops `owner`'s pending requests and waits out the one being served if it is `owner`'s.
   /// Owners call this before they unmap memory they asked for.
