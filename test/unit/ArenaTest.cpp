@@ -1,14 +1,17 @@
 // The graph arena: alignment, growth into new chunks, large objects, and that memory is usable.
 #include "declone/support/Arena.h"
 
+#include "TestSupport.h"
 #include "declone/support/HugePages.h"
 #include "declone/support/PagePopulator.h"
 
+#include <chrono>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
 #include <set>
 #include <sys/mman.h>
+#include <thread>
 
 namespace declone {
 namespace {
@@ -51,14 +54,6 @@ TEST(Arena, LargeObjectsGetAChunkOfTheirOwn) {
   EXPECT_GE(arena.reservedBytes(), large);
 }
 
-/// Whether this kernel populates pages on request (MADV_POPULATE_WRITE, Linux 5.14).
-bool kernelPopulates() {
-  void* probe = allocateHugePages(kHugePage);
-  bool populates = ::madvise(probe, kHugePage, 23 /* MADV_POPULATE_WRITE */) == 0;
-  freeHugePages(probe, kHugePage);
-  return populates;
-}
-
 TEST(Arena, HugePageChunksArePopulatedAheadWithoutDisturbingWhatIsWritten) {
   size_t before = PagePopulator::instance().populatedBytes();
   // Allocations of every size up to a huge page and beyond, written as they come: the populator
@@ -79,9 +74,36 @@ TEST(Arena, HugePageChunksArePopulatedAheadWithoutDisturbingWhatIsWritten) {
     ASSERT_EQ(data[size / 2], i & 0xff) << i;
     ASSERT_EQ(data[size - 1], i & 0xff) << i;
   }
-  if (kernelPopulates()) {
+  if (test::kernelPopulates()) {
     EXPECT_GT(PagePopulator::instance().populatedBytes(), before);
   }
+}
+
+/// Waits up to 10 s for the populator to have populated `bytes` more than `before`.
+bool populatedBeyond(size_t before, size_t bytes) {
+  for (int i = 0; i < 1000; ++i) {
+    if (PagePopulator::instance().populatedBytes() >= before + bytes)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+TEST(PagePopulator, RequestsOfRaggedLengthArePopulatedAndLeaveItWorking) {
+  if (!test::kernelPopulates())
+    GTEST_SKIP() << "this kernel does not populate on request";
+  // A file's length is no multiple of a page: the populator's steps must still start on page
+  // boundaries, or the kernel refuses them and the populator switches itself off for good.
+  size_t ragged = (size_t(5) << 20) + 12345;
+  void* first = allocateHugePages(ragged);
+  void* second = allocateHugePages(kHugePage);
+  size_t before = PagePopulator::instance().populatedBytes();
+  PagePopulator::instance().request(first, first, ragged);
+  EXPECT_TRUE(populatedBeyond(before, ragged));
+  PagePopulator::instance().request(second, second, kHugePage);
+  EXPECT_TRUE(populatedBeyond(before, ragged + kHugePage));
+  freeHugePages(first, ragged);
+  freeHugePages(second, kHugePage);
 }
 
 TEST(Arena, DestroyedWhilePopulationIsPending) {

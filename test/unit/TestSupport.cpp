@@ -1,11 +1,14 @@
 // Helpers shared by the unit tests.
 #include "TestSupport.h"
 
+#include "declone/support/HugePages.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/mman.h>
 
 namespace declone::test {
 
@@ -23,6 +26,13 @@ Node* findNode(const Graph& graph, std::string_view name) {
     if (node->name() == name)
       return node;
   return nullptr;
+}
+
+bool kernelPopulates() {
+  void* probe = allocateHugePages(kHugePage);
+  bool populates = ::madvise(probe, kHugePage, 23 /* MADV_POPULATE_WRITE */) == 0;
+  freeHugePages(probe, kHugePage);
+  return populates;
 }
 
 std::string readFileOrDie(const std::string& path) {
