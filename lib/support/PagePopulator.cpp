@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <thread>
 
@@ -79,7 +80,12 @@ struct PagePopulator::State {
   }
 };
 
-PagePopulator::PagePopulator() : state_(new State) {}
+PagePopulator::PagePopulator() : state_(new State) {
+  // A forked child has no populator thread, and the parent's may have held the lock or been
+  // serving a request at the fork: the child starts over with a state of its own (the old one
+  // is left as it was, never touched again). PyTorch forks DataLoader workers after passes ran.
+  ::pthread_atfork(nullptr, nullptr, [] { instance().state_ = new State; });
+}
 
 PagePopulator& PagePopulator::instance() {
   // Never destroyed: the thread may be inside madvise when static destructors run at exit.

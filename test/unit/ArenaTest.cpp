@@ -11,7 +11,9 @@
 #include <memory>
 #include <set>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 namespace declone {
 namespace {
@@ -104,6 +106,41 @@ TEST(PagePopulator, RequestsOfRaggedLengthArePopulatedAndLeaveItWorking) {
   EXPECT_TRUE(populatedBeyond(before, ragged + kHugePage));
   freeHugePages(first, ragged);
   freeHugePages(second, kHugePage);
+}
+
+TEST(PagePopulator, AForkedChildPopulatesAndCancelsWithoutTheParentsThread) {
+  // The parent's populator thread does not exist in a child, and the parent may fork while that
+  // thread holds the lock or serves a request: the child must neither hang nor lose memory.
+  Arena parentArena;
+  for (int i = 0; i < 40; ++i)
+    (void)parentArena.allocate(size_t(256) << 10, 64); // requests in flight at the fork
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20); // a hang ends the child with SIGALRM, which the parent reports
+    int status = 0;
+    for (int round = 0; round < 5; ++round) {
+      Arena arena;
+      for (int i = 0; i < 64; ++i) {
+        auto* data = static_cast<char*>(arena.allocate(size_t(128) << 10, 64));
+        data[0] = static_cast<char>(i);
+        status |= data[0] != static_cast<char>(i);
+      }
+    }
+    // And the child's own requests are served, by a thread of its own.
+    if (test::kernelPopulates()) {
+      void* memory = allocateHugePages(kHugePage);
+      size_t before = PagePopulator::instance().populatedBytes();
+      requestPopulation(memory, kHugePage);
+      status |= !populatedBeyond(before, kHugePage) << 1;
+      freeHugePages(memory, kHugePage);
+    }
+    std::_Exit(status);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status)) << "the child was killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: memory lost, 2: the child's requests were not served";
 }
 
 TEST(Arena, DestroyedWhilePopulationIsPending) {
