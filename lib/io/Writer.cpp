@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <future>
+#include <system_error>
 #include <vector>
 
 namespace declone {
@@ -127,9 +128,14 @@ public:
   /// chunk before it.
   void write(std::string_view chunk) {
     wait();
-    inFlight_ = std::async(std::launch::async, [stream = stream_, chunk] {
+    auto writeChunk = [stream = stream_, chunk] {
       return std::fwrite(chunk.data(), 1, chunk.size(), stream) == chunk.size();
-    });
+    };
+    try {
+      inFlight_ = std::async(std::launch::async, writeChunk);
+    } catch (const std::system_error&) {
+      ok_ = writeChunk() && ok_; // no thread to be had (a process limit): write it here
+    }
   }
   /// Writes `chunk` after everything before it; false if this or any earlier write failed.
   [[nodiscard]] bool finish(std::string_view chunk) {

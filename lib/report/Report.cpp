@@ -223,14 +223,20 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
     }
   };
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<size_t>(jobs, count));
-  if (jobs <= 1) {
-    work();
-  } else {
+  jobs = static_cast<unsigned>(std::clamp<size_t>(count, 1, jobs)); // 1 when there are no files
+  {
+    // The caller is one of the jobs. Where the system refuses more threads (a process limit),
+    // the jobs that did start share the files.
     std::vector<std::jthread> threads;
-    threads.reserve(jobs);
-    for (unsigned i = 0; i < jobs; ++i)
-      threads.emplace_back(work);
+    threads.reserve(jobs - 1);
+    for (unsigned i = 1; i < jobs; ++i) {
+      try {
+        threads.emplace_back(work);
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    work();
   } // the jthreads join here
 
   Report report;

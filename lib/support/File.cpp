@@ -35,6 +35,8 @@ void FileText::release() {
     return;
   freeHugePages(pages_, pageBytes_);
   pages_ = nullptr;
+  size_ = 0;
+  pageBytes_ = 0;
 }
 
 Result<FileText> readFile(std::string_view path) {
@@ -42,15 +44,21 @@ Result<FileText> readFile(std::string_view path) {
   if (!stream)
     return Error{std::string("cannot open: ") + std::strerror(errno)};
   FileText text;
-  // A regular file is read in one piece into pages of its size: growing a string by doubling
-  // would hold up to twice the text at once (and copy it as often).
+  // A regular file is read in one piece, into a string or pages of its size: growing a string
+  // by doubling would hold up to twice the text at once (and copy it as often). Huge pages only
+  // from one huge page on: a small file would pay for a 2 MiB page it does not fill.
   struct stat info;
   if (::fstat(::fileno(stream), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
     auto size = static_cast<size_t>(info.st_size);
-    text.pageBytes_ = roundUpToHugePages(size);
-    text.pages_ = static_cast<char*>(allocateHugePages(size));
-    requestPopulation(text.pages_, size);
-    text.size_ = std::fread(text.pages_, 1, size, stream);
+    if (size >= kHugePage) {
+      text.pageBytes_ = roundUpToHugePages(size);
+      text.pages_ = static_cast<char*>(allocateHugePages(size));
+      requestPopulation(text.pages_, size);
+      text.size_ = std::fread(text.pages_, 1, size, stream);
+    } else {
+      text.string_.resize(size);
+      text.string_.resize(std::fread(text.string_.data(), 1, size, stream));
+    }
   }
   // Standard input, a pipe, or a file that grew since fstat: the rest goes into a string.
   char buffer[1 << 16];

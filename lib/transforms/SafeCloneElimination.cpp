@@ -6,6 +6,7 @@
 #include <future>
 #include <memory>
 #include <set>
+#include <system_error>
 #include <utility>
 
 namespace declone::detail {
@@ -126,14 +127,19 @@ std::pair<AliasAnalysis, LayoutAnalysis> buildAnalyses(const Graph& graph,
   auto buildAlias = [&] {
     return AliasAnalysis(graph, effects, options.donated, clonesAndSources(atenClones, candidates));
   };
+  auto buildLayouts = [&] { return LayoutAnalysis(graph, effects, atenClones); };
   if (graph.size() < options.concurrentAnalysesFrom)
-    return {buildAlias(), LayoutAnalysis(graph, effects, atenClones)};
+    return {buildAlias(), buildLayouts()};
   // Only LayoutAnalysis writes to the graph's Context (symbolic expressions and arena storage
   // for them); AliasAnalysis reads nodes and effects. The graph is numbered (EffectAnalysis
   // numbered it), so neither thread renumbers it. If buildAlias throws, the future's destructor
   // waits for the layouts before the references they hold go away.
-  std::future<LayoutAnalysis> layouts =
-      std::async(std::launch::async, [&] { return LayoutAnalysis(graph, effects, atenClones); });
+  std::future<LayoutAnalysis> layouts;
+  try {
+    layouts = std::async(std::launch::async, buildLayouts);
+  } catch (const std::system_error&) {
+    return {buildAlias(), buildLayouts()}; // no thread to be had (a process limit)
+  }
   AliasAnalysis alias = buildAlias();
   return {std::move(alias), layouts.get()};
 }

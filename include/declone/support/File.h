@@ -9,10 +9,10 @@
 
 namespace declone {
 
-/// A whole file's bytes. A regular file is read into huge pages that the PagePopulator faults
-/// in on another core while the bytes are copied (a 135 MB dump otherwise spends more time on
-/// the kernel zeroing its buffer than on copying into it); standard input and pipes are read
-/// into a string. Not a mapping of the file: a file truncated while it is read (`declone opt F
+/// A whole file's bytes. A regular file of 2 MiB or more is read into huge pages that the
+/// PagePopulator faults in on another core while the bytes are copied (a 135 MB dump otherwise spends more time on
+/// the kernel zeroing its buffer than on copying into it); smaller files, standard input and
+/// pipes are read into a string. Not a mapping of the file: a file truncated while it is read (`declone opt F
 /// -o F` truncates its own input before writing) must not take the graph's text with it.
 class FileText {
 public:

@@ -1,6 +1,6 @@
-# -o over an existing, longer file: the output is written in place (the file is not truncated
-# first) and then cut to the new text, so nothing of the old text may remain after it. Writing
-# over its own input must also work: the input is read whole before the output is opened.
+# -o over an existing, longer file: nothing of the old text may remain after the new one.
+# Writing over its own input must also work: the input is read whole before the output is
+# opened.
 # RUN: %declone opt %s > %t.expected
 # RUN: python3 -c "import sys; open(sys.argv[1], 'w').write('# stale\n' * 100000)" %t.out
 # RUN: %declone opt %s -o %t.out
