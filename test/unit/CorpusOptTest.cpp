@@ -86,51 +86,53 @@ TEST_P(CorpusOpt, RemovesOnlyClonesWithTheSameLayoutAndIsIdempotent) {
   EXPECT_EQ(writeGraphFile(**reread), once);
 }
 
+/// Runs the pass on two parses of `path`, with `a` on one and `b` on the other; hands each
+/// module's two results to `compare` and expects the two rewritten texts to be equal.
+template <class Compare>
+void expectSameRewrite(const std::string& path, const CloneEliminationOptions& a,
+                       const CloneEliminationOptions& b, Compare compare) {
+  std::string text = readFileOrDie(path);
+  auto first = parseOrFail(text);
+  auto second = parseOrFail(text);
+  ASSERT_TRUE(first && second);
+  for (size_t i = 0; i < first->modules.size(); ++i)
+    compare(eliminateClones(*first->modules[i], a), eliminateClones(*second->modules[i], b));
+  EXPECT_EQ(writeGraphFile(*first), writeGraphFile(*second));
+}
+
 // Without remarks the pass must decide, count and rewrite exactly as with them.
 TEST_P(CorpusOpt, StatisticsAndRewriteDoNotDependOnCollectingRemarks) {
   auto [path, mode] = GetParam();
-  std::string text = readFileOrDie(path);
-  auto withRemarks = parseOrFail(text);
-  auto without = parseOrFail(text);
-  ASSERT_TRUE(withRemarks && without);
   CloneEliminationOptions options;
   options.mode = mode;
   CloneEliminationOptions quiet = options;
   quiet.collectRemarks = false;
-  for (size_t i = 0; i < withRemarks->modules.size(); ++i) {
-    CloneEliminationResult a = eliminateClones(*withRemarks->modules[i], options);
-    CloneEliminationResult b = eliminateClones(*without->modules[i], quiet);
-    EXPECT_TRUE(b.remarks.empty());
-    EXPECT_EQ(a.changed, b.changed);
-    EXPECT_EQ(a.stats.clones, b.stats.clones);
-    EXPECT_EQ(a.stats.removed, b.stats.removed);
-    EXPECT_EQ(a.stats.kept, b.stats.kept);
-    EXPECT_EQ(a.stats.bytesRemoved, b.stats.bytesRemoved);
-  }
-  EXPECT_EQ(writeGraphFile(*withRemarks), writeGraphFile(*without));
+  expectSameRewrite(path, options, quiet,
+                    [](const CloneEliminationResult& a, const CloneEliminationResult& b) {
+                      EXPECT_TRUE(b.remarks.empty());
+                      EXPECT_EQ(a.changed, b.changed);
+                      EXPECT_EQ(a.stats.clones, b.stats.clones);
+                      EXPECT_EQ(a.stats.removed, b.stats.removed);
+                      EXPECT_EQ(a.stats.kept, b.stats.kept);
+                      EXPECT_EQ(a.stats.bytesRemoved, b.stats.bytesRemoved);
+                    });
 }
 
 // Building the alias and layout analyses on two threads must decide exactly as one thread does.
 TEST_P(CorpusOpt, ConcurrentAnalysesDecideAsSequentialOnes) {
   auto [path, mode] = GetParam();
-  std::string text = readFileOrDie(path);
-  auto concurrent = parseOrFail(text);
-  auto sequential = parseOrFail(text);
-  ASSERT_TRUE(concurrent && sequential);
   CloneEliminationOptions always;
   always.mode = mode;
   always.concurrentAnalysesFrom = 0;
   CloneEliminationOptions never = always;
   never.concurrentAnalysesFrom = SIZE_MAX;
-  for (size_t i = 0; i < concurrent->modules.size(); ++i) {
-    CloneEliminationResult a = eliminateClones(*concurrent->modules[i], always);
-    CloneEliminationResult b = eliminateClones(*sequential->modules[i], never);
-    ASSERT_EQ(a.remarks.size(), b.remarks.size());
-    for (size_t r = 0; r < a.remarks.size(); ++r)
-      EXPECT_EQ(a.remarks[r].formatJson(), b.remarks[r].formatJson());
-    EXPECT_EQ(a.stats.kept, b.stats.kept);
-  }
-  EXPECT_EQ(writeGraphFile(*concurrent), writeGraphFile(*sequential));
+  expectSameRewrite(path, always, never,
+                    [](const CloneEliminationResult& a, const CloneEliminationResult& b) {
+                      ASSERT_EQ(a.remarks.size(), b.remarks.size());
+                      for (size_t r = 0; r < a.remarks.size(); ++r)
+                        EXPECT_EQ(a.remarks[r].formatJson(), b.remarks[r].formatJson());
+                      EXPECT_EQ(a.stats.kept, b.stats.kept);
+                    });
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, CorpusOpt,
