@@ -131,17 +131,23 @@ public:
     auto writeChunk = [stream = stream_, chunk] {
       return std::fwrite(chunk.data(), 1, chunk.size(), stream) == chunk.size();
     };
-    try {
-      inFlight_ = std::async(std::launch::async, writeChunk);
-    } catch (const std::system_error&) {
-      ok_ = writeChunk() && ok_; // no thread to be had (a process limit): write it here
+    if (!threadless_) {
+      try {
+        inFlight_ = std::async(std::launch::async, writeChunk);
+        return;
+      } catch (const std::system_error&) {
+        threadless_ = true; // no thread to be had (a process limit): write here from now on
+      }
     }
+    ok_ = writeChunk() && ok_;
   }
   /// Writes `chunk` after everything before it; false if this or any earlier write failed.
   [[nodiscard]] bool finish(std::string_view chunk) {
     wait();
     ok_ = std::fwrite(chunk.data(), 1, chunk.size(), stream_) == chunk.size() && ok_;
-    return ok_;
+    // Some streams (fopencookie's) record a failed write in the error flag and still report
+    // every byte written.
+    return ok_ && !std::ferror(stream_);
   }
 
 private:
@@ -153,6 +159,7 @@ private:
   std::FILE* stream_;
   std::future<bool> inFlight_;
   bool ok_ = true;
+  bool threadless_ = false;
 };
 
 class Writer {

@@ -47,7 +47,7 @@ void Arena::bumpThrough(uintptr_t chunk, uintptr_t start, uintptr_t end, bool po
 void Arena::populateAhead(uintptr_t position) {
   // The fast path runs to the end of the huge page holding `position`; the page after it is
   // populated meanwhile. One page ahead is enough (filling 2 MiB takes milliseconds, zeroing it
-  // a fraction of one) and keeps at most one unused page resident at the end of the last chunk.
+  // a fraction of one) and leaves at most one unused page resident at the end of a chunk.
   uintptr_t pageEnd = (position & ~(kHugePage - 1)) + kHugePage;
   limit_ = std::min(pageEnd, end_);
   uintptr_t wanted = std::min(pageEnd + kHugePage, end_);

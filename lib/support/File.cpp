@@ -1,4 +1,4 @@
-// Whole-file reads with stdio: no exceptions, errno turned into the error message.
+// Whole-file reads with stdio: errno turned into the error message.
 #include "declone/support/File.h"
 
 #include "declone/support/HugePages.h"
@@ -17,7 +17,7 @@ FileText::FileText(FileText&& other) noexcept
 
 FileText& FileText::operator=(FileText&& other) noexcept {
   if (this != &other) {
-    release();
+    freePages();
     string_ = std::move(other.string_);
     pages_ = std::exchange(other.pages_, nullptr);
     size_ = std::exchange(other.size_, 0);
@@ -27,10 +27,10 @@ FileText& FileText::operator=(FileText&& other) noexcept {
 }
 
 FileText::~FileText() {
-  release();
+  freePages();
 }
 
-void FileText::release() {
+void FileText::freePages() {
   if (!pages_)
     return;
   freeHugePages(pages_, pageBytes_);
@@ -66,7 +66,7 @@ Result<FileText> readFile(std::string_view path) {
   while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {
     if (text.pages_) {
       text.string_.assign(text.pages_, text.size_);
-      text.release();
+      text.freePages();
     }
     text.string_.append(buffer, count);
   }

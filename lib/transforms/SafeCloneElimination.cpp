@@ -116,8 +116,8 @@ std::vector<const Node*> clonesAndSources(std::span<Node* const> atenClones, siz
   return values;
 }
 
-/// The alias and layout analyses, each a walk over the whole graph that reads only the graph and
-/// the effects: on a large graph the layouts are built on a second thread meanwhile (on a
+/// The alias and layout analyses, each a walk over the graph that needs only the graph and the
+/// effects: on a large graph the layouts are built on a second thread meanwhile (on a
 /// million-node graph each takes 75-85 ms).
 std::pair<AliasAnalysis, LayoutAnalysis> buildAnalyses(const Graph& graph,
                                                        const EffectAnalysis& effects,

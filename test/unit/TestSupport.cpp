@@ -10,6 +10,10 @@
 #include <sstream>
 #include <sys/mman.h>
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14
+#endif
+
 namespace declone::test {
 
 std::unique_ptr<GraphFile> parseOrFail(std::string_view text) {
@@ -30,7 +34,7 @@ Node* findNode(const Graph& graph, std::string_view name) {
 
 bool kernelPopulates() {
   void* probe = allocateHugePages(kHugePage);
-  bool populates = ::madvise(probe, kHugePage, 23 /* MADV_POPULATE_WRITE */) == 0;
+  bool populates = ::madvise(probe, kHugePage, MADV_POPULATE_WRITE) == 0;
   freeHugePages(probe, kHugePage);
   return populates;
 }

@@ -1,4 +1,4 @@
-// Reading whole files (or standard input) into memory, with errors instead of exceptions.
+// Reading whole files (or standard input) into memory; failures to read are errors, not exceptions.
 #pragma once
 
 #include "declone/support/Result.h"
@@ -9,11 +9,12 @@
 
 namespace declone {
 
-/// A whole file's bytes. A regular file of 2 MiB or more is read into huge pages that the
-/// PagePopulator faults in on another core while the bytes are copied (a 135 MB dump otherwise spends more time on
-/// the kernel zeroing its buffer than on copying into it); smaller files, standard input and
-/// pipes are read into a string. Not a mapping of the file: a file truncated while it is read (`declone opt F
-/// -o F` truncates its own input before writing) must not take the graph's text with it.
+/// A whole file's bytes. A regular file of 2 MiB or more (standard input included, when it is
+/// one) is read into huge pages that the PagePopulator faults in on another core while the bytes
+/// are copied: a 135 MB dump otherwise spends more time on the kernel zeroing its buffer than
+/// on copying into it. Smaller files and pipes are read into a string. Not a mapping of the
+/// file: a file truncated after it is read (`declone opt F -o F` truncates its own input before
+/// writing) must not take the graph's text with it.
 class FileText {
 public:
   FileText() = default;
@@ -30,7 +31,7 @@ public:
 
 private:
   friend Result<FileText> readFile(std::string_view path);
-  void release();
+  void freePages();
 
   std::string string_; ///< the bytes, when not in pages_
   char* pages_ = nullptr;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -25,8 +26,8 @@ inline constexpr size_t kHugePage = size_t(2) << 20;
 /// Gives back memory from allocateHugePages(bytes), with the same `bytes`; first withdraws any
 /// requestPopulation for it.
 void freeHugePages(void* memory, size_t bytes);
-/// Asks the PagePopulator to fault in [memory, memory + bytes) of memory from allocateHugePages
-/// on its thread.
+/// Asks the PagePopulator to fault in [memory, memory + bytes) on its thread; `memory` must be
+/// what allocateHugePages returned, which is what freeHugePages withdraws the request by.
 void requestPopulation(void* memory, size_t bytes);
 
 /// An array of `size()` zero-initialised T (a type for which all-zero bytes are the value
@@ -62,6 +63,8 @@ private:
 
 template <class T> void ZeroedArray<T>::assignZeroed(size_t count) {
   release();
+  if (count > SIZE_MAX / sizeof(T))
+    throw std::bad_alloc();
   size_t bytes = count * sizeof(T);
   if (bytes == 0)
     return;

@@ -19,14 +19,20 @@ public:
 
   /// Asks for [data, data + size) of `owner`'s private anonymous memory to be faulted in, from
   /// its end backwards; `data` must be page-aligned. Where the kernel cannot do it (before Linux
-  /// 5.14), requests are dropped: the owner's own writes fault the pages in as they always did.
+  /// 5.14) or no thread can start, requests are dropped: the owner's own writes fault the pages
+  /// in as they always did.
   void request(const void* owner, void* data, size_t size);
-  /// Drops `owner`'s pending requests and waits out the one being served if it is `owner`'s.
-  /// Owners call this before they unmap memory they asked for.
+  /// Drops `owner`'s pending requests and stops the one being served, if it is `owner`'s, at its
+  /// next huge page; returns once the populator no longer touches `owner`'s memory. Owners call
+  /// this before they unmap memory they asked for.
   void cancel(const void* owner);
 
-  /// Bytes populated so far (for tests and statistics).
+  /// Bytes of the requests served whole so far, pages that were already resident included (for
+  /// tests and statistics).
   [[nodiscard]] size_t populatedBytes() const;
+  /// Requests the kernel failed for a reason other than not knowing the advice: memory that was
+  /// unmapped under the populator would show here (for tests).
+  [[nodiscard]] size_t failedRequests() const;
 
   PagePopulator(const PagePopulator&) = delete;
   PagePopulator& operator=(const PagePopulator&) = delete;

@@ -45,8 +45,8 @@ struct CloneEliminationOptions {
   /// graph has tens of thousands of clones, and their remarks were a tenth of the pass's memory.
   bool collectRemarks = true;
   /// From this many nodes on, the safe mode builds its alias and layout analyses at once on two
-  /// threads (each only reads the graph and the effects). Starting a thread costs about 0.1 ms;
-  /// a graph of this size spends a few ms in each analysis. 0: always; SIZE_MAX: never.
+  /// threads (neither reads what the other writes). Starting a thread costs about 0.1 ms; a
+  /// graph of this size spends a few ms in each analysis. 0: always; SIZE_MAX: never.
   size_t concurrentAnalysesFrom = 20000;
 };
 
