@@ -128,9 +128,7 @@ public:
   /// chunk before it.
   void write(std::string_view chunk) {
     wait();
-    auto writeChunk = [stream = stream_, chunk] {
-      return std::fwrite(chunk.data(), 1, chunk.size(), stream) == chunk.size();
-    };
+    auto writeChunk = [stream = stream_, chunk] { return writeWhole(stream, chunk); };
     if (!threadless_) {
       try {
         inFlight_ = std::async(std::launch::async, writeChunk);
@@ -144,13 +142,16 @@ public:
   /// Writes `chunk` after everything before it; false if this or any earlier write failed.
   [[nodiscard]] bool finish(std::string_view chunk) {
     wait();
-    ok_ = std::fwrite(chunk.data(), 1, chunk.size(), stream_) == chunk.size() && ok_;
+    ok_ = writeWhole(stream_, chunk) && ok_;
     // Some streams (fopencookie's) record a failed write in the error flag and still report
     // every byte written.
     return ok_ && !std::ferror(stream_);
   }
 
 private:
+  static bool writeWhole(std::FILE* stream, std::string_view chunk) {
+    return std::fwrite(chunk.data(), 1, chunk.size(), stream) == chunk.size();
+  }
   void wait() {
     if (inFlight_.valid())
       ok_ = inFlight_.get() && ok_;

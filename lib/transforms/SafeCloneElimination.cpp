@@ -128,18 +128,20 @@ std::pair<AliasAnalysis, LayoutAnalysis> buildAnalyses(const Graph& graph,
     return AliasAnalysis(graph, effects, options.donated, clonesAndSources(atenClones, candidates));
   };
   auto buildLayouts = [&] { return LayoutAnalysis(graph, effects, atenClones); };
-  if (graph.size() < options.concurrentAnalysesFrom)
-    return {buildAlias(), buildLayouts()};
   // Only LayoutAnalysis writes to the graph's Context (symbolic expressions and arena storage
   // for them); AliasAnalysis reads nodes and effects. The graph is numbered (EffectAnalysis
   // numbered it), so neither thread renumbers it. If buildAlias throws, the future's destructor
   // waits for the layouts before the references they hold go away.
   std::future<LayoutAnalysis> layouts;
-  try {
-    layouts = std::async(std::launch::async, buildLayouts);
-  } catch (const std::system_error&) {
-    return {buildAlias(), buildLayouts()}; // no thread to be had (a process limit)
+  if (graph.size() >= options.concurrentAnalysesFrom) {
+    try {
+      layouts = std::async(std::launch::async, buildLayouts);
+    } catch (const std::system_error&) {
+      // No thread to be had (a process limit): one after the other, as for a small graph.
+    }
   }
+  if (!layouts.valid())
+    return {buildAlias(), buildLayouts()};
   AliasAnalysis alias = buildAlias();
   return {std::move(alias), layouts.get()};
 }
