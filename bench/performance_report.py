@@ -5,7 +5,7 @@
         [--quick] [--peer-blocks 48,476]
 
 Three measurements, all in this one run, on this machine:
-1. declone_bench (Google Benchmark): each stage (scan floor, read, write, alias analysis, the
+1. declone_bench (Google Benchmark): each stage (scan floor, name floor, read, write, alias analysis, the
    pass in both modes, read + pass + write) at 1k..1M nodes of declone-generate's graphs, as
    ns/node and MB/s, and the held memory per node the benchmarks count.
 2. The CLI end to end: `declone opt FILE -o /dev/null` on the same graphs written to files, wall
@@ -31,6 +31,7 @@ ROOT = os.path.dirname(HERE)
 # (benchmark family, label in the tables) in pipeline order.
 STAGES = [
     ("BM_Scan", "scan floor (memchr)"),
+    ("BM_NameFloor", "name floor (names hashed and resolved, nothing built)"),
     ("BM_Read", "read"),
     ("BM_AliasAnalysis", "alias analysis"),
     ("BM_EliminateClones/safe", "pass, safe"),
@@ -47,7 +48,7 @@ def run(command, **kwargs):
 
 def google_benchmarks(build, quick):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        families = ("^BM_(Scan|Read|Write|AliasAnalysis|EliminateClones/safe|"
+        families = ("^BM_(Scan|NameFloor|Read|Write|AliasAnalysis|EliminateClones/safe|"
                     "EliminateClones/vllm|OptEndToEnd)/")
         command = [os.path.join(build, "bin", "declone_bench"), f"--benchmark_out={out.name}",
                    "--benchmark_out_format=json",
@@ -164,6 +165,8 @@ def plot(rows, sizes, path):
         style = dict(marker="o", label=label)
         if family == "BM_Scan":
             style.update(linestyle="--", color="black")
+        elif family == "BM_NameFloor":
+            style.update(linestyle=":", color="grey")
         xs = [n for n, _ in points]
         left.plot(xs, [r["ns_per_node"] for _, r in points], **style)
         if all(r["mb_per_s"] for _, r in points):
@@ -302,7 +305,7 @@ def main():
 
     sizes = [1_000, 10_000] if args.quick else CLI_SIZES
     commands = [f"{os.path.relpath(sys.argv[0], ROOT)} --build {os.path.relpath(args.build, ROOT)}",
-                "build/bin/declone_bench --benchmark_filter='^BM_(Scan|Read|Write|"
+                "build/bin/declone_bench --benchmark_filter='^BM_(Scan|NameFloor|Read|Write|"
                 "AliasAnalysis|EliminateClones|OptEndToEnd)/'",
                 "build/bin/declone-generate --nodes N -o gN.fx && "
                 "/usr/bin/time -f '%e %M' build/bin/declone opt gN.fx -o /dev/null",
