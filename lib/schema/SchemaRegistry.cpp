@@ -4,14 +4,13 @@
 #include "BuiltinSchemas.h"
 #include "declone/support/Lines.h"
 
+#include <algorithm>
 #include <cassert>
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <span>
 #include <sstream>
-#include <tuple>
 
 namespace declone {
 namespace {
@@ -42,11 +41,18 @@ template <class Fn> void forEachSchemaLine(std::string_view text, Fn fn) {
 
 } // namespace
 
-/// The built-in texts, and their schema lines by namespace and name in merge order (libtorch,
-/// then the supplement, whose schemas replace libtorch's of the same overload).
+/// The built-in schema lines by namespace and name in merge order (libtorch, then the
+/// supplement, whose schemas replace libtorch's of the same overload). Every key and line is a
+/// view of the texts embedded in the program: indexing copies no string.
 struct SchemaRegistry::Pending {
-  std::vector<Source> sources;
-  StringMap<StringMap<std::vector<std::string_view>>> lines;
+  struct Line {
+    std::string_view overload; ///< "" for the default overload
+    std::string_view text;
+  };
+  template <class V>
+  using ViewMap = std::unordered_map<std::string_view, V, StringHash, std::equal_to<>>;
+
+  ViewMap<ViewMap<std::vector<Line>>> lines;
   std::mutex mutex;
 };
 
@@ -62,7 +68,7 @@ SchemaRegistry::SchemaRegistry(const SchemaRegistry& other)
     std::vector<std::pair<std::string, std::string>> names;
     for (const auto& [ns, byName] : other.pending_->lines)
       for (const auto& [name, lines] : byName)
-        names.emplace_back(ns, name);
+        names.emplace_back(std::string(ns), std::string(name));
     for (const auto& [ns, name] : names)
       source.parsePending(ns, name);
   }
@@ -107,22 +113,40 @@ const SchemaRegistry& SchemaRegistry::builtin() {
     auto built = new SchemaRegistry();
     built->pending_ = std::make_unique<Pending>();
     Pending& pending = *built->pending_;
-    pending.sources = builtinSources();
-    std::set<std::tuple<std::string_view, std::string_view, std::string_view>> heads;
-    for (const Source& source : pending.sources) {
-      forEachSchemaLine(source.text, [&](std::string_view line, uint32_t) {
+    // Every `opt` pays for this index, so it is one pass over the embedded chunks (which end at
+    // line ends) that copies nothing. A packet's lines are adjacent in libtorch's sorted dump:
+    // the last packet is checked before the tables.
+    std::string_view lastNs, lastName;
+    std::vector<Pending::Line>* packet = nullptr;
+    size_t schemas = 0;
+    auto index = [&](std::string_view chunk) {
+      forEachSchemaLine(chunk, [&](std::string_view line, uint32_t) {
         std::optional<SchemaHead> head = schemaHead(line);
         // The embedded texts are checked by the unit tests; a line without `ns::name(` is
         // skipped, as the parser would reject it.
         assert(head && "built-in schema without a namespace");
         if (!head)
           return true;
-        pending.lines[std::string(head->ns)][std::string(head->name)].push_back(line);
-        heads.emplace(head->ns, head->name, head->overload == "default" ? "" : head->overload);
+        if (!packet || head->name != lastName || head->ns != lastNs) {
+          packet = &pending.lines[head->ns][head->name];
+          lastNs = head->ns;
+          lastName = head->name;
+        }
+        std::string_view overload = canonicalOverload(head->overload);
+        // The supplement's schema of an overload replaces libtorch's: one schema, not two.
+        bool known = std::any_of(packet->begin(), packet->end(), [&](const Pending::Line& seen) {
+          return seen.overload == overload;
+        });
+        schemas += !known;
+        packet->push_back({overload, line});
         return true;
       });
-    }
-    built->size_ = heads.size();
+    };
+    for (std::string_view chunk : detail::libtorchSchemaChunks())
+      index(chunk);
+    for (std::string_view chunk : detail::supplementSchemaChunks())
+      index(chunk);
+    built->size_ = schemas;
     return built;
   }();
   return registry;
@@ -138,8 +162,8 @@ void SchemaRegistry::parsePending(std::string_view ns, std::string_view name) {
   // The packet is complete before the caller releases the lock, and only then can another
   // thread find it.
   size_t counted = size_; // counted when the lines were indexed
-  for (std::string_view line : nameIt->second) {
-    Status status = addSchema(line);
+  for (const Pending::Line& line : nameIt->second) {
+    Status status = addSchema(line.text);
     // The unit tests parse every embedded line; one this parser cannot read (say, from a
     // newer libtorch) is skipped rather than losing the others.
     assert(status.ok() && "built-in schema does not parse");

@@ -701,6 +701,33 @@ TEST(SchemaRegistry, BuiltinSourcesParseAndRoundTrip) {
   }
 }
 
+// The built-in registry indexes its lines without parsing them: it must hold what loading both
+// sources one after the other holds, each overload once (the supplement replaces libtorch's),
+// and a lookup must give the schema of the last source that has it.
+TEST(SchemaRegistry, BuiltinIndexAgreesWithLoadingTheSources) {
+  SchemaRegistry loaded;
+  for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources())
+    ASSERT_TRUE(loaded.loadText(source.text).ok()) << source.name;
+  EXPECT_EQ(SchemaRegistry::builtin().size(), loaded.size());
+  size_t compared = 0;
+  for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources())
+    for (std::istringstream in(source.text); !in.eof();) {
+      std::string line;
+      std::getline(in, line);
+      Result<OpSchema> schema = parseSchema(line);
+      if (line.empty() || line[0] == '#' || !schema.ok())
+        continue;
+      const OpSchema* built =
+          SchemaRegistry::builtin().lookup(schema->opNamespace, schema->name, schema->overload);
+      const OpSchema* expected = loaded.lookup(schema->opNamespace, schema->name, schema->overload);
+      ASSERT_NE(built, nullptr) << line;
+      ASSERT_NE(expected, nullptr) << line;
+      EXPECT_EQ(*built, *expected) << line;
+      ++compared;
+    }
+  EXPECT_GE(compared, loaded.size());
+}
+
 // Every `torch.ops.NS.NAME[.OVERLOAD]` target of the real graph dumps must resolve, except
 // higher-order ops (not operators) and the custom test namespaces that the dumps define inline.
 TEST(SchemaRegistry, CorpusTargetsResolve) {
