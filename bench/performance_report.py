@@ -156,7 +156,7 @@ def plot(rows, sizes, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 5.2))
     for family, label in STAGES:
         points = [(rows[family, s]["nodes"], rows[family, s]) for s in sizes
                   if (family, s) in rows]
@@ -179,8 +179,10 @@ def plot(rows, sizes, path):
         axis.set_ylabel(unit)
         axis.set_title(title)
         axis.grid(True, which="both", alpha=0.3)
-    left.legend(fontsize=8)
-    figure.tight_layout()
+    # Below both plots: inside one it hid the floors' lines.
+    handles, labels = left.get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+    figure.tight_layout(rect=(0, 0.1, 1, 1))
     figure.savefig(path, dpi=110)
 
 
