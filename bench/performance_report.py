@@ -5,9 +5,9 @@
         [--quick] [--peer-blocks 48,476]
 
 Three measurements, all in this one run, on this machine:
-1. declone_bench (Google Benchmark): each stage (scan floor, name floor, read, write, alias analysis, the
-   pass in both modes, read + pass + write) at 1k..1M nodes of declone-generate's graphs, as
-   ns/node and MB/s, and the held memory per node the benchmarks count.
+1. declone_bench (Google Benchmark): each stage (scan floor, name floor, read, write, alias
+   analysis, the pass in both modes, read + pass + write) at 1k..1M nodes of declone-generate's
+   graphs, as ns/node and MB/s, and the held memory per node the benchmarks count.
 2. The CLI end to end: `declone opt FILE -o /dev/null` on the same graphs written to files, wall
    time (best of 3) and peak RSS from /usr/bin/time.
 3. The peers on live torch.fx graphs: a Python restatement of vLLM's pass and declone's binding
