@@ -8,8 +8,8 @@
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
 #include "io/FastHash.h"
+#include "io/Lexer.h"
 
-#include <array>
 #include <benchmark/benchmark.h>
 #include <cstdint>
 #include <cstdio>
@@ -54,25 +54,13 @@ void benchScan(benchmark::State& state, LazyGraphText& input) {
   reportThroughput(state, input);
 }
 
-constexpr std::array<bool, 256> charClass(bool (*member)(unsigned char)) {
-  std::array<bool, 256> table{};
-  for (unsigned c = 0; c < 256; ++c)
-    table[c] = member(static_cast<unsigned char>(c));
-  return table;
-}
-constexpr std::array<bool, 256> kNameStart = charClass(
-    [](unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; });
-constexpr std::array<bool, 256> kNameChar = charClass([](unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
-});
-
 /// The least a reader that resolves names must do, as a second floor: every name outside quoted
-/// text (a dotted name such as `torch.ops.aten.add.Tensor` counts as one) is hashed with the
-/// reader's hash; a statement's first name is entered in an open-addressed table of 8-byte slots
-/// (prefetched when met and entered at the end of its line, as the reader does) and every other
-/// name is looked up. No node, argument, annotation or value is made. It is a plain scalar sketch,
-/// not the fastest conceivable one: what it shows is how much of a reader's time is the bytes and
-/// the names alone.
+/// text (a dotted name such as `torch.ops.aten.add.Tensor` counts as one), told apart by the
+/// reader's character classes, is hashed with the reader's hash; a statement's first name is
+/// entered in an open-addressed table of 8-byte slots (prefetched when met and entered at the end
+/// of its line, as the reader does) and every other name is looked up. No node, argument,
+/// annotation or value is made. It is a plain scalar sketch, not the fastest conceivable one: what
+/// it shows is how much of a reader's time is the bytes and the names alone.
 void benchNameFloor(benchmark::State& state, LazyGraphText& input) {
   if (!prepare(state, input))
     return;
@@ -108,16 +96,16 @@ void benchNameFloor(benchmark::State& state, LazyGraphText& input) {
           at = close ? static_cast<const char*>(close) + 1 : lineEnd;
           continue;
         }
-        if (!kNameStart[c]) {
+        if (!declone::io::isNameStart(static_cast<char>(c))) {
           ++at;
           continue;
         }
         const char* start = at;
         do {
           ++at;
-          while (at < lineEnd && kNameChar[static_cast<unsigned char>(*at)])
+          while (at < lineEnd && declone::io::isNameChar(*at))
             ++at;
-        } while (at + 1 < lineEnd && *at == '.' && kNameStart[static_cast<unsigned char>(at[1])]);
+        } while (at + 1 < lineEnd && *at == '.' && declone::io::isNameStart(at[1]));
         uint64_t hash = declone::io::fastHash({start, size_t(at - start)}) | 1;
         if (first) {
           defined = hash;

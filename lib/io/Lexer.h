@@ -10,17 +10,22 @@
 
 namespace declone::io {
 
-/// Python identifiers as FX prints them (ASCII). A table rather than five compares: names are
+/// Python identifiers as FX prints them (ASCII). Tables rather than five compares: names are
 /// most of the bytes the lexer and the reader's fast path scan.
-inline constexpr auto kNameChars = [] {
+inline constexpr auto kNameStarts = [] {
   std::array<bool, 256> table{};
   for (int c = 0; c < 256; ++c)
-    table[c] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+    table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return table;
+}();
+inline constexpr auto kNameChars = [] {
+  std::array<bool, 256> table = kNameStarts;
+  for (int c = '0'; c <= '9'; ++c)
+    table[c] = true;
   return table;
 }();
 [[nodiscard]] inline bool isNameStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return kNameStarts[static_cast<unsigned char>(c)];
 }
 [[nodiscard]] inline bool isNameChar(char c) {
   return kNameChars[static_cast<unsigned char>(c)];
