@@ -1,6 +1,8 @@
 // Writer for FX graph text: the dialect of print_readable, with recomputed free lists.
 #include "declone/io/Writer.h"
 
+#include "declone/support/Async.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -8,7 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <future>
-#include <system_error>
 #include <vector>
 
 namespace declone {
@@ -130,12 +131,10 @@ public:
     wait();
     auto writeChunk = [stream = stream_, chunk] { return writeWhole(stream, chunk); };
     if (!threadless_) {
-      try {
-        inFlight_ = std::async(std::launch::async, writeChunk);
+      inFlight_ = asyncIfPossible(writeChunk);
+      if (inFlight_.valid())
         return;
-      } catch (const std::system_error&) {
-        threadless_ = true; // no thread to be had (a process limit): write here from now on
-      }
+      threadless_ = true; // no thread to be had: write here from now on
     }
     ok_ = writeChunk() && ok_;
   }

@@ -1,12 +1,12 @@
 // The safe mode: every rule of DESIGN.md section 4, over storages updated as clones are removed.
 #include "CloneEliminationImpl.h"
 #include "declone/analysis/AliasAnalysis.h"
+#include "declone/support/Async.h"
 
 #include <algorithm>
 #include <future>
 #include <memory>
 #include <set>
-#include <system_error>
 #include <utility>
 
 namespace declone::detail {
@@ -133,13 +133,9 @@ std::pair<AliasAnalysis, LayoutAnalysis> buildAnalyses(const Graph& graph,
   // numbered it), so neither thread renumbers it. If buildAlias throws, the future's destructor
   // waits for the layouts before the references they hold go away.
   std::future<LayoutAnalysis> layouts;
-  if (graph.size() >= options.concurrentAnalysesFrom) {
-    try {
-      layouts = std::async(std::launch::async, buildLayouts);
-    } catch (const std::system_error&) {
-      // No thread to be had (a process limit): one after the other, as for a small graph.
-    }
-  }
+  if (graph.size() >= options.concurrentAnalysesFrom)
+    layouts = asyncIfPossible(buildLayouts);
+  // Without a thread, one after the other, as for a small graph.
   if (!layouts.valid())
     return {buildAlias(), buildLayouts()};
   AliasAnalysis alias = buildAlias();
