@@ -168,7 +168,7 @@ void benchOptEndToEnd(benchmark::State& state, LazyGraphText& input) {
     std::string text = input.text();
     size_t before = allocatedBytes();
     state.ResumeTiming();
-    auto file = declone::readOwnedGraphFile(declone::FileText(std::move(text)));
+    auto file = declone::readOwnedGraphFile(std::move(text));
     if (!file.ok()) {
       state.SkipWithError(file.error().format("<generated>").c_str());
       return;

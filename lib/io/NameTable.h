@@ -3,7 +3,6 @@
 
 #include "FastHash.h"
 #include "declone/ir/Graph.h"
-#include "declone/support/HugePages.h"
 
 #include <cstdint>
 #include <string_view>
@@ -22,7 +21,7 @@ public:
     size_t capacity = 16;
     while (capacity < expected * 2)
       capacity *= 2;
-    slots_.assignZeroed(capacity);
+    slots_.assign(capacity, Slot{});
     nodes_.clear();
     nodes_.reserve(expected);
   }
@@ -96,7 +95,7 @@ private:
       insert(node);
   }
 
-  ZeroedArray<Slot> slots_; ///< all-zero bytes are an empty Slot
+  std::vector<Slot> slots_; ///< a value-initialised Slot is empty
   std::vector<Node*> nodes_;
 };
 

@@ -1704,8 +1704,8 @@ Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text) {
   return readSource(std::move(file), source);
 }
 
-Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(FileText text) {
-  if (Status size = checkSourceSize(text.view()); !size)
+Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(std::string text) {
+  if (Status size = checkSourceSize(text); !size)
     return size.error();
   auto file = std::make_unique<GraphFile>();
   std::string_view source = file->context->adoptSource(std::move(text));

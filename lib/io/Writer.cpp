@@ -1,15 +1,11 @@
 // Writer for FX graph text: the dialect of print_readable, with recomputed free lists.
 #include "declone/io/Writer.h"
 
-#include "declone/support/Async.h"
-
 #include <algorithm>
-#include <array>
 #include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <future>
 #include <vector>
 
 namespace declone {
@@ -114,52 +110,25 @@ void writePythonString(std::string_view value, std::string& out) {
   out += quote;
 }
 
-/// Writes a file's chunks on a second thread, one chunk in flight, so that the kernel's copy of
-/// the output into the page cache (half the time of writing a 135 MB graph to a file) overlaps
-/// the printing of the next chunk. The last chunk is written on the caller's thread: output of
-/// one chunk starts no thread.
-class OverlappedFileSink {
+/// Writes a file's text a chunk at a time, so that a large graph is never held twice in memory.
+class FileSink {
 public:
-  explicit OverlappedFileSink(std::FILE* stream) : stream_(stream) {}
-  OverlappedFileSink(const OverlappedFileSink&) = delete;
-  OverlappedFileSink& operator=(const OverlappedFileSink&) = delete;
-  ~OverlappedFileSink() { wait(); }
+  explicit FileSink(std::FILE* stream) : stream_(stream) {}
 
-  /// Starts writing `chunk`, which must stay unchanged until the next call; waits first for the
-  /// chunk before it.
   void write(std::string_view chunk) {
-    wait();
-    auto writeChunk = [stream = stream_, chunk] { return writeWhole(stream, chunk); };
-    if (!threadless_) {
-      inFlight_ = asyncIfPossible(writeChunk);
-      if (inFlight_.valid())
-        return;
-      threadless_ = true; // no thread to be had: write here from now on
-    }
-    ok_ = writeChunk() && ok_;
+    ok_ = std::fwrite(chunk.data(), 1, chunk.size(), stream_) == chunk.size() && ok_;
   }
-  /// Writes `chunk` after everything before it; false if this or any earlier write failed.
+  /// Writes `chunk` last; false if this or any earlier write failed.
   [[nodiscard]] bool finish(std::string_view chunk) {
-    wait();
-    ok_ = writeWhole(stream_, chunk) && ok_;
+    write(chunk);
     // Some streams (fopencookie's) record a failed write in the error flag and still report
     // every byte written.
     return ok_ && !std::ferror(stream_);
   }
 
 private:
-  static bool writeWhole(std::FILE* stream, std::string_view chunk) {
-    return std::fwrite(chunk.data(), 1, chunk.size(), stream) == chunk.size();
-  }
-  void wait() {
-    if (inFlight_.valid())
-      ok_ = inFlight_.get() && ok_;
-  }
-
   std::FILE* stream_;
-  std::future<bool> inFlight_;
   bool ok_ = true;
-  bool threadless_ = false;
 };
 
 class Writer {
@@ -170,9 +139,9 @@ public:
   Writer(const Context& context, std::string& out) : context_(context), out_(&out) {
     cur_ = end_ = out_->data() + out_->size();
   }
-  /// Prints into `buffers` in turn, each handed to `sink` once it holds a chunk.
-  Writer(const Context& context, std::array<std::string, 2>& buffers, OverlappedFileSink& sink)
-      : context_(context), out_(&buffers[0]), spare_(&buffers[1]), sink_(&sink) {
+  /// Prints into `buffer`, handed to `sink` each time it holds a chunk.
+  Writer(const Context& context, std::string& buffer, FileSink& sink)
+      : context_(context), out_(&buffer), sink_(&sink) {
     cur_ = end_ = out_->data() + out_->size();
   }
   Writer(const Writer&) = delete;
@@ -201,11 +170,9 @@ public:
     if (sink_ && size() >= kChunkSize)
       flush();
   }
-  /// Hands the buffer to the sink and goes on in the other one, whose chunk the sink is done
-  /// with once write() returns. The buffers' windows stay allocated: later chunks reuse them.
+  /// Hands the buffer to the sink and starts it over; its windows stay allocated for later chunks.
   void flush() {
     sink_->write({out_->data(), size()});
-    std::swap(out_, spare_);
     cur_ = out_->data();
     end_ = out_->data() + out_->size();
   }
@@ -304,10 +271,9 @@ private:
 
   const Context& context_;
   std::string* out_;
-  std::string* spare_ = nullptr; ///< with a sink: the buffer the sink may be writing
   char* cur_ = nullptr;
   char* end_ = nullptr;
-  OverlappedFileSink* sink_ = nullptr;
+  FileSink* sink_ = nullptr;
   std::string scratch_;
   // For each node by order(): the order of its last user, kNoUser if none, kFreed once listed.
   std::vector<uint32_t> lastUser_;
@@ -774,12 +740,10 @@ void writeGraphFile(const GraphFile& file, std::string& out) {
 }
 
 bool writeGraphFile(const GraphFile& file, std::FILE* stream) {
-  // Declared before the writer: the sink's destructor waits for the chunk it may be writing.
-  std::array<std::string, 2> buffers;
-  for (std::string& buffer : buffers)
-    buffer.reserve(2 * Writer::kChunkSize);
-  OverlappedFileSink sink(stream);
-  Writer writer(*file.context, buffers, sink);
+  std::string buffer;
+  buffer.reserve(2 * Writer::kChunkSize);
+  FileSink sink(stream);
+  Writer writer(*file.context, buffer, sink);
   for (const auto& module : file.modules)
     writer.module(*module);
   writer.trivia(file.trailingTrivia);

@@ -13,9 +13,9 @@ std::string_view Context::saveSource(std::string_view text) {
   return source_;
 }
 
-std::string_view Context::adoptSource(FileText text) {
+std::string_view Context::adoptSource(std::string text) {
   ownedSource_ = std::move(text);
-  source_ = ownedSource_.view();
+  source_ = ownedSource_;
   return source_;
 }
 

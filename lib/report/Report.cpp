@@ -175,14 +175,14 @@ std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
 
 std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminationOptions& options) {
   std::string name = path == "-" ? std::string("<stdin>") : path;
-  Result<FileText> text = readFile(path);
+  Result<std::string> text = readFile(path);
   if (!text.ok()) {
     DumpStats row;
     row.name = name;
     row.error = text.error().format(name);
     return {row};
   }
-  return reportText(name, text->view(), options);
+  return reportText(name, *text, options);
 }
 
 Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options) {

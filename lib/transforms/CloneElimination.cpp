@@ -3,8 +3,6 @@
 
 #include "CloneEliminationImpl.h"
 
-#include <charconv>
-
 namespace declone {
 
 std::string_view reasonCode(KeepReason reason) {
@@ -196,37 +194,6 @@ CloneEliminationResult eliminateClones(GraphModule& module,
     std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
   }
   return total;
-}
-
-Result<std::vector<bool>> parseDonatedList(std::string_view list, const Graph& graph) {
-  std::vector<Node*> placeholders = graph.placeholders();
-  std::vector<bool> donated(placeholders.size(), false);
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    std::string_view item = list.substr(0, comma);
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    while (!item.empty() && item.front() == ' ')
-      item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ')
-      item.remove_suffix(1);
-    if (item.empty())
-      continue;
-    size_t index = 0;
-    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
-    if (ec == std::errc() && end == item.data() + item.size()) {
-      if (index >= placeholders.size())
-        return Error{"--donated: index " + std::string(item) + " is out of range (the graph has " +
-                     std::to_string(placeholders.size()) + " placeholders)"};
-      donated[index] = true;
-      continue;
-    }
-    auto found = std::find_if(placeholders.begin(), placeholders.end(),
-                              [&](Node* node) { return node->name() == item; });
-    if (found == placeholders.end())
-      return Error{"--donated: '" + std::string(item) + "' is not a placeholder of the graph"};
-    donated[found - placeholders.begin()] = true;
-  }
-  return donated;
 }
 
 } // namespace declone

@@ -1,10 +1,8 @@
 // The safe mode: every rule of DESIGN.md section 4, over storages updated as clones are removed.
 #include "CloneEliminationImpl.h"
 #include "declone/analysis/AliasAnalysis.h"
-#include "declone/support/Async.h"
 
 #include <algorithm>
-#include <future>
 #include <memory>
 #include <set>
 #include <utility>
@@ -117,29 +115,14 @@ std::vector<const Node*> clonesAndSources(std::span<Node* const> atenClones, siz
 }
 
 /// The alias and layout analyses, each a walk over the graph that needs only the graph and the
-/// effects: on a large graph the layouts are built on a second thread meanwhile (on a
-/// million-node graph each takes 75-85 ms).
+/// effects.
 std::pair<AliasAnalysis, LayoutAnalysis> buildAnalyses(const Graph& graph,
                                                        const EffectAnalysis& effects,
                                                        const CloneEliminationOptions& options,
                                                        std::span<Node* const> atenClones,
                                                        size_t candidates) {
-  auto buildAlias = [&] {
-    return AliasAnalysis(graph, effects, options.donated, clonesAndSources(atenClones, candidates));
-  };
-  auto buildLayouts = [&] { return LayoutAnalysis(graph, effects, atenClones); };
-  // Only LayoutAnalysis writes to the graph's Context (symbolic expressions and arena storage
-  // for them); AliasAnalysis reads nodes and effects. The graph is numbered (EffectAnalysis
-  // numbered it), so neither thread renumbers it. If buildAlias throws, the future's destructor
-  // waits for the layouts before the references they hold go away.
-  std::future<LayoutAnalysis> layouts;
-  if (graph.size() >= options.concurrentAnalysesFrom)
-    layouts = asyncIfPossible(buildLayouts);
-  // Without a thread, one after the other, as for a small graph.
-  if (!layouts.valid())
-    return {buildAlias(), buildLayouts()};
-  AliasAnalysis alias = buildAlias();
-  return {std::move(alias), layouts.get()};
+  AliasAnalysis alias(graph, effects, options.donated, clonesAndSources(atenClones, candidates));
+  return {std::move(alias), LayoutAnalysis(graph, effects, atenClones)};
 }
 
 class SafeEliminator {

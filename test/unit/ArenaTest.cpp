@@ -1,19 +1,11 @@
 // The graph arena: alignment, growth into new chunks, large objects, and that memory is usable.
 #include "declone/support/Arena.h"
 
-#include "TestSupport.h"
-#include "declone/support/HugePages.h"
-#include "declone/support/PagePopulator.h"
-
-#include <chrono>
 #include <cstring>
 #include <gtest/gtest.h>
-#include <memory>
 #include <set>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace declone {
 namespace {
@@ -56,20 +48,9 @@ TEST(Arena, LargeObjectsGetAChunkOfTheirOwn) {
   EXPECT_GE(arena.reservedBytes(), large);
 }
 
-/// Waits up to 10 s for the populator to have populated `bytes` more than `before`.
-bool populatedBeyond(size_t before, size_t bytes) {
-  for (int i = 0; i < 1000; ++i) {
-    if (PagePopulator::instance().populatedBytes() >= before + bytes)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
-TEST(Arena, HugePageChunksArePopulatedAheadWithoutDisturbingWhatIsWritten) {
-  size_t before = PagePopulator::instance().populatedBytes();
-  // Allocations of every size up to a huge page and beyond, written as they come: the populator
-  // works on the pages ahead of (and, racing, under) the writes, which must all survive.
+TEST(Arena, EarlierAllocationsSurviveLaterOnes) {
+  // Allocations of every size up to a chunk and beyond, each written as it comes, read back at
+  // the end: no chunk may overlap another or be given back early.
   Arena arena;
   std::vector<std::pair<unsigned char*, size_t>> blocks;
   size_t total = 0;
@@ -86,77 +67,6 @@ TEST(Arena, HugePageChunksArePopulatedAheadWithoutDisturbingWhatIsWritten) {
     ASSERT_EQ(data[size / 2], i & 0xff) << i;
     ASSERT_EQ(data[size - 1], i & 0xff) << i;
   }
-  if (test::kernelPopulates()) {
-    EXPECT_TRUE(populatedBeyond(before, kHugePage));
-  }
-}
-
-TEST(PagePopulator, RequestsOfRaggedLengthArePopulatedAndLeaveItWorking) {
-  if (!test::kernelPopulates())
-    GTEST_SKIP() << "this kernel does not populate on request";
-  // A file's length is no multiple of a page: the populator's steps must still start on page
-  // boundaries, or the kernel refuses them and the populator switches itself off for good.
-  size_t ragged = (size_t(5) << 20) + 12345;
-  void* first = allocateHugePages(ragged);
-  void* second = allocateHugePages(kHugePage);
-  size_t before = PagePopulator::instance().populatedBytes();
-  PagePopulator::instance().request(first, first, ragged);
-  EXPECT_TRUE(populatedBeyond(before, ragged));
-  PagePopulator::instance().request(second, second, kHugePage);
-  EXPECT_TRUE(populatedBeyond(before, ragged + kHugePage));
-  freeHugePages(first, ragged);
-  freeHugePages(second, kHugePage);
-}
-
-TEST(PagePopulator, AForkedChildPopulatesAndCancelsWithoutTheParentsThread) {
-  // The parent's populator thread does not exist in a child, and the parent may fork while that
-  // thread holds the lock or serves a request: the child must neither hang nor lose memory.
-  Arena parentArena;
-  for (int i = 0; i < 40; ++i)
-    (void)parentArena.allocate(size_t(256) << 10, 64); // requests in flight at the fork
-  pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::alarm(20); // a hang ends the child with SIGALRM, which the parent reports
-    int status = 0;
-    for (int round = 0; round < 5; ++round) {
-      Arena arena;
-      for (int i = 0; i < 64; ++i) {
-        auto* data = static_cast<char*>(arena.allocate(size_t(128) << 10, 64));
-        data[0] = static_cast<char>(i);
-        status |= data[0] != static_cast<char>(i);
-      }
-    }
-    // And the child's own requests are served, by a thread of its own.
-    if (test::kernelPopulates()) {
-      void* memory = allocateHugePages(kHugePage);
-      size_t before = PagePopulator::instance().populatedBytes();
-      requestPopulation(memory, kHugePage);
-      status |= !populatedBeyond(before, kHugePage) << 1;
-      freeHugePages(memory, kHugePage);
-    }
-    std::_Exit(status);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  EXPECT_TRUE(WIFEXITED(status)) << "the child was killed by signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: memory lost, 2: the child's requests were not served";
-}
-
-TEST(Arena, DestroyedWhilePopulationIsPending) {
-  // Each arena asks for pages and is unmapped at once: cancel() must drop or stop its requests,
-  // or the populator would work on memory that is gone, which the kernel fails (ENOMEM).
-  size_t failedBefore = PagePopulator::instance().failedRequests();
-  for (int i = 0; i < 50; ++i) {
-    auto arena = std::make_unique<Arena>();
-    for (int j = 0; j < 300; ++j)
-      (void)arena->allocate(size_t(64) << 10, 64);
-  }
-  Arena last;
-  auto* data = static_cast<char*>(last.allocate(size_t(1) << 20, 64));
-  data[0] = 1;
-  EXPECT_EQ(data[0], 1);
-  EXPECT_EQ(PagePopulator::instance().failedRequests(), failedBefore);
 }
 
 } // namespace

@@ -118,25 +118,6 @@ TEST_P(CorpusOpt, StatisticsAndRewriteDoNotDependOnCollectingRemarks) {
                     });
 }
 
-// Building the alias and layout analyses on two threads must decide exactly as one thread does.
-TEST_P(CorpusOpt, ConcurrentAnalysesDecideAsSequentialOnes) {
-  auto [path, mode] = GetParam();
-  if (mode != CloneEliminationMode::Safe)
-    GTEST_SKIP() << "only the safe mode builds the two analyses";
-  CloneEliminationOptions always;
-  always.mode = mode;
-  always.concurrentAnalysesFrom = 0;
-  CloneEliminationOptions never = always;
-  never.concurrentAnalysesFrom = SIZE_MAX;
-  expectSameRewrite(path, always, never,
-                    [](const CloneEliminationResult& a, const CloneEliminationResult& b) {
-                      ASSERT_EQ(a.remarks.size(), b.remarks.size());
-                      for (size_t r = 0; r < a.remarks.size(); ++r)
-                        EXPECT_EQ(a.remarks[r].formatJson(), b.remarks[r].formatJson());
-                      EXPECT_EQ(a.stats.kept, b.stats.kept);
-                    });
-}
-
 INSTANTIATE_TEST_SUITE_P(Files, CorpusOpt,
                          ::testing::Combine(::testing::ValuesIn(corpusFiles()),
                                             ::testing::Values(CloneEliminationMode::Safe,

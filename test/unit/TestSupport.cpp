@@ -1,18 +1,11 @@
 // Helpers shared by the unit tests.
 #include "TestSupport.h"
 
-#include "declone/support/HugePages.h"
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/mman.h>
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 // Linux 5.14
-#endif
 
 namespace declone::test {
 
@@ -30,13 +23,6 @@ Node* findNode(const Graph& graph, std::string_view name) {
     if (node->name() == name)
       return node;
   return nullptr;
-}
-
-bool kernelPopulates() {
-  void* probe = allocateHugePages(kHugePage);
-  bool populates = ::madvise(probe, kHugePage, MADV_POPULATE_WRITE) == 0;
-  freeHugePages(probe, kHugePage);
-  return populates;
 }
 
 std::string readFileOrDie(const std::string& path) {

@@ -27,10 +27,6 @@ Node* findNode(const Graph& graph, std::string_view name);
 /// annotations, comments and layout); otherwise a description of the first difference.
 std::string describeDifference(const GraphFile& a, const GraphFile& b);
 
-/// Whether this kernel populates pages on request (MADV_POPULATE_WRITE, Linux 5.14): the
-/// PagePopulator's work can only be observed where it does.
-bool kernelPopulates();
-
 /// Reads a whole file from disk.
 std::string readFileOrDie(const std::string& path);
 

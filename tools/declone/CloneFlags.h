@@ -36,4 +36,8 @@ private:
   std::unique_ptr<SchemaRegistry> schemas_; ///< set only when --schemas adds to the built-ins
 };
 
+/// Parses `--donated`: comma-separated placeholder indices (every placeholder counted, Sym ones
+/// included, as vLLM's donated_input_ids) or names. Errors name the bad item.
+[[nodiscard]] Result<std::vector<bool>> parseDonatedList(std::string_view list, const Graph& graph);
+
 } // namespace declone::cli

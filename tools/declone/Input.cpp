@@ -19,13 +19,13 @@ std::string displayName(std::string_view path) {
 }
 
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
-  Result<FileText> text = readFile(path);
+  Result<std::string> text = readFile(path);
   if (!text.ok()) {
     std::cerr << text.error().format(displayName(path)) << '\n';
     return nullptr;
   }
   if (contents)
-    *contents = text->view();
+    *contents = *text;
   // The graph keeps the text it was read from; handing it over saves a copy of the whole input.
   Result<std::unique_ptr<GraphFile>> file = readOwnedGraphFile(std::move(text).value());
   if (!file.ok()) {

@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "Input.h"
 #include "declone/runtime/Executor.h"
+#include "CloneFlags.h"
 #include "declone/transforms/CloneElimination.h"
 
 #include <charconv>

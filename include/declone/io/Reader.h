@@ -2,7 +2,6 @@
 #pragma once
 
 #include "declone/ir/Graph.h"
-#include "declone/support/File.h"
 #include "declone/support/Result.h"
 
 #include <memory>
@@ -17,7 +16,7 @@ namespace declone {
 [[nodiscard]] Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text);
 /// As readGraphFile, but the file's Context takes over `text` instead of copying it: for a large
 /// dump that saves a copy of the whole input.
-[[nodiscard]] Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(FileText text);
+[[nodiscard]] Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(std::string text);
 
 /// Parses one tensor/Sym annotation (the text between the quotes) into `context`. Column
 /// numbers in the error are 1-based offsets into `text`.

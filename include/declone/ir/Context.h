@@ -3,7 +3,6 @@
 
 #include "declone/ir/Target.h"
 #include "declone/support/Arena.h"
-#include "declone/support/File.h"
 #include "declone/support/SymExpr.h"
 
 #include <span>
@@ -32,7 +31,7 @@ public:
   std::string_view saveSource(std::string_view text);
   /// Takes over a graph's source text without copying it (a large dump is read straight into
   /// memory and kept there); later saves of its substrings are free.
-  std::string_view adoptSource(FileText text);
+  std::string_view adoptSource(std::string text);
   /// The text saved by saveSource (empty for graphs built in memory).
   [[nodiscard]] std::string_view source() const { return source_; }
   /// Raw arena storage.
@@ -67,7 +66,7 @@ private:
   Arena nodeArena_;
   /// The text being read: save() need not copy what already lies inside it.
   std::string_view source_;
-  FileText ownedSource_; ///< the text adoptSource() took over
+  std::string ownedSource_; ///< the text adoptSource() took over
 
   SymContext sym_;
   struct TargetKey {

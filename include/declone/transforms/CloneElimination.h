@@ -44,10 +44,6 @@ struct CloneEliminationOptions {
   /// Fill CloneEliminationResult::remarks. Off when only statistics are wanted: a million-node
   /// graph has tens of thousands of clones, and their remarks were a tenth of the pass's memory.
   bool collectRemarks = true;
-  /// From this many nodes on, the safe mode builds its alias and layout analyses at once on two
-  /// threads (neither reads what the other writes). Starting a thread costs about 0.1 ms; a
-  /// graph of this size spends a few ms in each analysis. 0: always; SIZE_MAX: never.
-  size_t concurrentAnalysesFrom = 20000;
 };
 
 struct CloneEliminationStats {
@@ -77,8 +73,5 @@ struct CloneEliminationResult {
 /// caller and so are never donated.
 [[nodiscard]] CloneEliminationResult eliminateClones(GraphModule& module,
                                                      const CloneEliminationOptions& options);
-
-/// Parses `--donated`: comma-separated placeholder indices or names. Errors name the bad item.
-[[nodiscard]] Result<std::vector<bool>> parseDonatedList(std::string_view list, const Graph& graph);
 
 } // namespace declone
