@@ -1,0 +1,255 @@
+// The reader's private interface, shared by its structure, statement and fast-path files.
+#pragma once
+
+#include "AnnotationCache.h"
+#include "Lexer.h"
+#include "NameTable.h"
+#include "ReadOptions.h"
+#include "TargetCache.h"
+#include "declone/io/Reader.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace declone::io {
+
+/// One physical line of the source.
+struct Line {
+  size_t start = 0;
+  size_t end = 0;          ///< offset of the '\n' (or the end of the text)
+  size_t contentStart = 0; ///< first non-blank character
+  uint32_t number = 0;
+  bool isTrivia() const { return blank || comment; }
+  bool blank = false;
+  bool comment = false;
+  size_t indent() const { return contentStart - start; }
+};
+
+/// A parameter of `def forward(self, ...)`, before we know whether it is a placeholder.
+struct Parameter {
+  std::string_view name;
+  const TypeAnnotation* type = nullptr;
+  const Arg* defaultValue = nullptr;
+  std::string_view comment;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+/// The value of a Float token, as strtod reads it, without a std::string for the copy strtod
+/// needs to see the end of the literal.
+inline double parseFloatLiteral(std::string_view text) {
+  char buffer[64];
+  if (text.size() < sizeof buffer) {
+    std::memcpy(buffer, text.data(), text.size());
+    buffer[text.size()] = '\0';
+    return std::strtod(buffer, nullptr);
+  }
+  return std::strtod(std::string(text).c_str(), nullptr);
+}
+
+/// Reads one source into a GraphFile. Reader.cpp holds the structure (lines, classes,
+/// signatures, bodies, returns), ReaderStatements.cpp node statements and values, and
+/// ReaderFastPath.cpp the byte-level reading of canonical node lines.
+class Reader {
+public:
+  Reader(GraphFile& file, std::string_view source, const ReadOptions& options);
+
+  Status read();
+
+private:
+  // --- Errors ---------------------------------------------------------------------------
+  bool fail(std::string message, uint32_t line, uint32_t column) {
+    if (!error_)
+      error_ = Error{std::move(message), line, column};
+    return false;
+  }
+  bool fail(std::string message, const Token& at) {
+    return fail(std::move(message), at.line, at.column);
+  }
+  bool failLexer(const Token& token) { return fail(std::string(token.text), token); }
+  std::string describe(const Token& token) const;
+  bool failExpected(std::string_view what) {
+    if (cur_.kind == Tok::Error)
+      return failLexer(cur_);
+    return fail("expected " + std::string(what) + ", found " + describe(cur_), cur_);
+  }
+  bool failUndefined(const Token& name);
+
+  // --- Lines ----------------------------------------------------------------------------
+  Line peekLine() const;
+  void skipLine(const Line& line) {
+    pos_ = line.end < source_.size() ? line.end + 1 : source_.size();
+    lineNumber_ = line.number + 1;
+  }
+  std::string_view lineText(const Line& line) const {
+    return source_.substr(line.start, line.end - line.start);
+  }
+  /// Collects blank and comment lines into the pending trivia; returns the next content line,
+  /// or nullopt at the end of the text.
+  std::optional<Line> nextContentLine();
+  std::span<const std::string_view> takeTrivia();
+
+  // --- Tokens ---------------------------------------------------------------------------
+  void startStatement(const Line& line) {
+    lexer_.reset(line.start, line.number);
+    statementComments_.clear();
+    advance();
+  }
+  void advance() {
+    prevEnd_ = cur_.offset + cur_.text.size();
+    if (cur_.kind == Tok::Error)
+      prevEnd_ = cur_.offset;
+    commentsBefore_.clear();
+    cur_ = lexer_.next();
+    while (cur_.kind == Tok::Comment) {
+      commentsBefore_.push_back(cur_);
+      cur_ = lexer_.next();
+    }
+  }
+  bool is(Tok kind) const { return cur_.kind == kind; }
+  bool isIdent(std::string_view word) const {
+    return cur_.kind == Tok::Identifier && cur_.text == word;
+  }
+  bool isOperator(std::string_view op) const {
+    return cur_.kind == Tok::Operator && cur_.text == op;
+  }
+  bool expect(Tok kind, std::string_view what) {
+    if (!is(kind))
+      return failExpected(what);
+    advance();
+    return true;
+  }
+  /// Ends a statement: an optional trailing comment, then a newline or the end of the text.
+  bool finishStatement(std::string_view* trailingComment);
+  /// The comment written on the same line as the token before the current one.
+  std::string_view commentOnLine(uint32_t line) const {
+    for (const Token& comment : commentsBefore_)
+      if (comment.line == line)
+        return comment.text;
+    return {};
+  }
+  uint32_t lineOf(size_t offset) const;
+
+  // --- Structure ------------------------------------------------------------------------
+  bool readClass(const Line& line, std::vector<std::unique_ptr<GraphModule>>& into);
+  bool readForward(const Line& line, GraphModule& module);
+  bool readSignature(Graph& graph, std::vector<Parameter>& parameters);
+  bool readBody(Graph& graph, const Line& defLine, std::vector<Parameter>& parameters);
+  bool readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
+  bool readFlattenLine(Graph& graph,
+                       const std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
+  bool readNodeStatement(Graph& graph);
+  bool readReturn(Graph& graph);
+  void detectFreeConvention(Graph& graph);
+  bool readFreeList(std::string_view self, bool& freesSelf);
+  /// Sets `type` to the annotation shared by every node spelled the same way.
+  bool readAnnotation(const TypeAnnotation*& type);
+  bool readRhs(Graph& graph, std::string_view name, const TypeAnnotation* type, uint32_t line);
+
+  // --- Fast path for the common node statement ------------------------------------------
+  bool tryFastNodeStatement(Graph& graph, const Line& line);
+  bool fastCallArgs(const char*& p, const char* end, std::span<Arg>& args,
+                    std::span<KwArg>& kwargs);
+  bool fastValue(const char*& p, const char* end, Arg& out, unsigned depth);
+  /// Deepest list the fast path reads; deeper ones go to the general path.
+  static constexpr unsigned kFastMaxDepth = 16;
+
+  // --- Values ---------------------------------------------------------------------------
+  /// A name written alone as a value: None, True, False, inf, nan or a node. False (and no
+  /// error) for an undefined name.
+  bool plainNameValue(std::string_view name, Arg& out);
+  /// The node called `name` as a value; false (and no error) if there is none.
+  bool nodeValue(std::string_view name, Arg& out) {
+    Node* found = names_.find(name);
+    if (!found)
+      return false;
+    out = graph_->nodeArg(found);
+    return true;
+  }
+  /// A `torch.MEMBER` name written as a value (not called).
+  void torchNameValue(std::string_view dotted, Arg& out);
+  bool readValue(Arg& out, unsigned depth);
+  bool readNameValue(Arg& out, unsigned depth);
+  bool readSequence(Arg& out, Tok close, ArgKind kind, unsigned depth);
+  bool readCallArgs(std::span<Arg>& args, std::span<KwArg>& kwargs, unsigned depth);
+  bool readDottedName(std::string_view& name, Token& first);
+  bool containsNode(const Arg& arg) const;
+  // One scratch vector per nesting depth, sized once so that references stay valid while
+  // deeper levels are in use; readValue bounds the depth.
+  static constexpr size_t kScratchLevels = Lexer::kMaxNesting + 8;
+  std::vector<Arg>& argScratch(unsigned depth) {
+    assert(depth < kScratchLevels);
+    argScratch_[depth].clear();
+    return argScratch_[depth];
+  }
+  std::vector<KwArg>& kwargScratch(unsigned depth) {
+    assert(depth < kScratchLevels);
+    kwargScratch_[depth].clear();
+    return kwargScratch_[depth];
+  }
+  template <class T> std::span<T> copyToArena(const std::vector<T>& items) {
+    std::span<T> out = context_.allocate<T>(items.size());
+    std::copy(items.begin(), items.end(), out.begin());
+    return out;
+  }
+  std::string_view sourceSince(size_t start) const {
+    return source_.substr(start, prevEnd_ - start);
+  }
+
+  GraphFile& file_;
+  Context& context_;
+  std::string_view source_;
+  Lexer lexer_;
+  Token cur_;
+  size_t prevEnd_ = 0;
+  std::vector<Token> commentsBefore_;
+  std::vector<Token> statementComments_;
+  size_t pos_ = 0;
+  uint32_t lineNumber_ = 1;
+  std::vector<std::string_view> pendingTrivia_;
+  std::optional<Error> error_;
+  bool fastPath_;
+  Graph* graph_ = nullptr;
+  NameTable names_;
+  AnnotationCache annotations_;
+  TargetCache targets_{context_};
+  std::vector<Node*> selfFreed_; ///< nodes whose free list names themselves
+  std::vector<std::vector<Arg>> argScratch_;
+  std::vector<std::vector<KwArg>> kwargScratch_;
+  size_t expectedNames_;
+  size_t graphsRead_ = 0;
+};
+
+inline bool Reader::plainNameValue(std::string_view name, Arg& out) {
+  // Node names are the common case: one length test skips the five literal compares for most.
+  if (name.size() < 3 || name.size() > 5)
+    return nodeValue(name, out);
+  if (name == "None") {
+    out.kind = ArgKind::None;
+    out.setText(name);
+    return true;
+  }
+  if (name == "True" || name == "False") {
+    out.kind = ArgKind::Bool;
+    out.boolean = name == "True";
+    out.setText(name);
+    return true;
+  }
+  if (name == "inf" || name == "nan") {
+    out.kind = ArgKind::Float;
+    out.real = name == "inf" ? HUGE_VAL : NAN;
+    out.setText(name);
+    return true;
+  }
+  return nodeValue(name, out);
+}
+
+} // namespace declone::io
