@@ -306,8 +306,7 @@ int compareMonomials(const SymNode* a, const SymNode* b);
 //===----------------------------------------------------------------------===//
 
 /// Owns the nodes of a SymContext and makes every expression in canonical form.
-class SymContextImpl {
-public:
+struct SymContextImpl {
   SymContextImpl();
 
   /// The node `key` describes, made and interned if new.
