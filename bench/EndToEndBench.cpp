@@ -6,6 +6,7 @@
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
+#include "declone/support/OpenTable.h"
 #include "declone/transforms/CloneElimination.h"
 #include "io/FastHash.h"
 #include "io/Lexer.h"
@@ -54,6 +55,14 @@ void benchScan(benchmark::State& state, LazyGraphText& input) {
   reportThroughput(state, input);
 }
 
+/// The name floor's slots: a name's hash with its low bit set, so that 0 is an empty slot.
+struct HashTraits {
+  using Slot = uint64_t;
+  bool isEmpty(Slot slot) const { return slot == 0; }
+  uint64_t hash(Slot slot) const { return slot; }
+  bool matches(Slot slot, uint64_t key, uint64_t) const { return slot == key; }
+};
+
 /// The least a reader that resolves names must do, as a second floor: every name outside quoted
 /// text (a dotted name such as `torch.ops.aten.add.Tensor` counts as one), told apart by the
 /// reader's character classes, is hashed with the reader's hash; a statement's first name is
@@ -65,20 +74,10 @@ void benchNameFloor(benchmark::State& state, LazyGraphText& input) {
   if (!prepare(state, input))
     return;
   const std::string& text = input.text();
-  size_t capacity = 16;
-  while (capacity < 2 * input.graphNodes())
-    capacity *= 2;
-  const size_t mask = capacity - 1;
-  std::vector<uint64_t> slots(capacity); // a hash with its low bit set; 0 is an empty slot
-  auto slotOf = [&](uint64_t hash) {
-    size_t at = hash & mask;
-    while (slots[at] != 0 && slots[at] != hash)
-      at = (at + 1) & mask;
-    return at;
-  };
+  declone::OpenTable<HashTraits> table;
   for (auto _ : state) {
-    state.PauseTiming(); // the reader's table comes zeroed from the kernel
-    std::fill(slots.begin(), slots.end(), 0);
+    state.PauseTiming();
+    table.reset(input.graphNodes());
     state.ResumeTiming();
     size_t found = 0;
     const char* at = text.data();
@@ -109,14 +108,14 @@ void benchNameFloor(benchmark::State& state, LazyGraphText& input) {
         uint64_t hash = declone::io::fastHash({start, size_t(at - start)}) | 1;
         if (first) {
           defined = hash;
-          __builtin_prefetch(&slots[hash & mask]);
+          table.prefetch(hash);
           first = false;
         } else {
-          found += slots[slotOf(hash)] == hash;
+          found += table.find(hash, hash) != nullptr;
         }
       }
       if (defined)
-        slots[slotOf(defined)] = defined;
+        table.insertOrFind(defined, defined, [&] { return defined; });
       at = lineEnd + 1;
     }
     benchmark::DoNotOptimize(found);

@@ -1,66 +1,53 @@
-// The reader's cache of interned call targets, keyed by kind and spelling: one flat array.
+// The reader's cache of interned call targets, keyed by kind and spelling.
 #pragma once
 
 #include "FastHash.h"
 #include "declone/ir/Context.h"
+#include "declone/support/OpenTable.h"
 
-#include <algorithm>
 #include <string_view>
-#include <vector>
 
 namespace declone::io {
 
 /// A graph calls a few hundred distinct targets a million times. Context::target hashes the
-/// spelling with std::hash and walks an unordered_map node on every call (a twentieth of the
-/// reading time once statements were scanned directly); this remembers what it returned in an
-/// array small enough to stay in the L1 cache. The Context stays the owner of every Target.
+/// spelling with std::hash and walks an unordered_map node on every call; this remembers what
+/// it returned in a table small enough to stay in the L1 cache. The Context stays the owner of
+/// every Target.
 class TargetCache {
 public:
   explicit TargetCache(Context& context) : context_(context) {}
 
   /// The same Target as context.target(kind, name).
   const Target* get(Target::Kind kind, std::string_view name) {
-    uint64_t h = fastHash(name) ^ static_cast<uint64_t>(kind);
-    size_t mask = slots_.size() - 1;
-    if (!slots_.empty()) {
-      for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const Target* target = slots_[i];
-        if (!target)
-          break;
-        if (target->kind == kind && target->qualifiedName == name)
-          return target;
-      }
-    }
-    const Target* target = context_.target(kind, name);
-    if ((count_ + 1) * 2 > slots_.size())
-      grow();
-    place(target);
-    return target;
+    return *table_
+                .insertOrFind(Key{kind, name}, hash(kind, name),
+                              [&] { return context_.target(kind, name); })
+                .first;
   }
 
 private:
-  void place(const Target* target) {
-    uint64_t h = fastHash(target->qualifiedName) ^ static_cast<uint64_t>(target->kind);
-    size_t mask = slots_.size() - 1;
-    size_t i = h & mask;
-    while (slots_[i])
-      i = (i + 1) & mask;
-    slots_[i] = target;
-    ++count_;
+  struct Key {
+    Target::Kind kind;
+    std::string_view name;
+  };
+
+  static uint64_t hash(Target::Kind kind, std::string_view name) {
+    return fastHash(name) ^ static_cast<uint64_t>(kind);
   }
 
-  void grow() {
-    std::vector<const Target*> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(64, old.size() * 2), nullptr);
-    count_ = 0;
-    for (const Target* target : old)
-      if (target)
-        place(target);
-  }
+  struct Traits {
+    using Slot = const Target*;
+    bool isEmpty(Slot target) const { return target == nullptr; }
+    uint64_t hash(Slot target) const {
+      return TargetCache::hash(target->kind, target->qualifiedName);
+    }
+    bool matches(Slot target, const Key& key, uint64_t) const {
+      return target->kind == key.kind && target->qualifiedName == key.name;
+    }
+  };
 
   Context& context_;
-  std::vector<const Target*> slots_;
-  size_t count_ = 0;
+  OpenTable<Traits> table_;
 };
 
 } // namespace declone::io

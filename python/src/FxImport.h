@@ -3,9 +3,9 @@
 
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
+#include "declone/support/OpenTable.h"
 #include "declone/transforms/CloneNeighbourhood.h"
 
-#include <bit>
 #include <cassert>
 #include <memory>
 #include <optional>
@@ -179,61 +179,47 @@ private:
   /// The same targets interned in the current graph's Context (each graph has its own).
   std::unordered_map<PyObject*, const Target*> currentTargets_;
   std::unordered_map<PyObject*, DType> dtypes_;
-  /// The current import's fx nodes (by identity) and their positions in program order: open
-  /// addressing over one array, as std::unordered_map's allocation per entry cost more than
-  /// the lookup.
+  /// The current import's fx nodes (by identity) and their positions in program order, in an
+  /// open-addressing table: std::unordered_map's allocation per entry cost more than the lookup.
   class NodeMap {
   public:
-    void clear() {
-      slots_.assign(1024, Slot());
-      size_ = 0;
-    }
+    NodeMap() { clear(); }
+    void clear() { table_.reset(512); }
     /// Makes room for `count` entries without growing; on an empty map only.
     void reserve(size_t count) {
-      assert(size_ == 0);
-      if (2 * count > slots_.size()) {
-        slots_.assign(std::bit_ceil(2 * count), Slot());
-        size_ = 0;
-      }
+      assert(table_.size() == 0);
+      if (2 * count > table_.capacity())
+        table_.reset(count);
     }
     static constexpr uint32_t kAbsent = UINT32_MAX;
     [[nodiscard]] uint32_t find(PyObject* key) const {
-      size_t mask = slots_.size() - 1;
-      for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
-        if (slots_[i].key == key)
-          return slots_[i].position;
-        if (!slots_[i].key)
-          return kAbsent;
-      }
+      const Slot* slot = table_.find(key, hash(key));
+      return slot ? slot->position : kAbsent;
     }
     void insert(PyObject* key, uint32_t position) {
-      if ((size_ + 1) * 2 > slots_.size()) {
-        std::vector<Slot> old = std::move(slots_);
-        slots_.assign(old.size() * 2, Slot());
-        size_ = 0;
-        for (const Slot& slot : old)
-          if (slot.key)
-            insert(slot.key, slot.position);
-      }
-      size_t mask = slots_.size() - 1;
-      size_t i = hash(key) & mask;
-      while (slots_[i].key && slots_[i].key != key)
-        i = (i + 1) & mask;
-      size_ += slots_[i].key ? 0 : 1;
-      slots_[i] = Slot{key, position};
+      table_.insertOrFind(key, hash(key),
+                          [&] {
+                            return Slot{key, position};
+                          })
+          .first->position = position;
     }
 
   private:
     struct Slot {
-      PyObject* key = nullptr;
-      uint32_t position = kAbsent;
+      PyObject* key; ///< nullptr for an empty slot
+      uint32_t position;
     };
-    static size_t hash(PyObject* key) {
+    static uint64_t hash(PyObject* key) {
       // Objects are 16-byte aligned: drop the zero bits, then mix (Fibonacci hashing).
       return (reinterpret_cast<uintptr_t>(key) >> 4) * 0x9E3779B97F4A7C15ull >> 16;
     }
-    std::vector<Slot> slots_ = std::vector<Slot>(1024);
-    size_t size_ = 0;
+    struct Traits {
+      using Slot = NodeMap::Slot;
+      bool isEmpty(const Slot& slot) const { return slot.key == nullptr; }
+      uint64_t hash(const Slot& slot) const { return NodeMap::hash(slot.key); }
+      bool matches(const Slot& slot, PyObject* key, uint64_t) const { return slot.key == key; }
+    };
+    OpenTable<Traits> table_;
   };
   NodeMap nodes_;
   /// The IR node made for each position; nullptr where none was (yet).
