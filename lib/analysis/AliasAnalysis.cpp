@@ -89,26 +89,35 @@ AliasAnalysis::storageFor(const OutputAlias& relation, const Node* value,
   return kNoStorage;
 }
 
-AliasAnalysis::StorageId AliasAnalysis::slotStorage(const Node* container, size_t index,
+AliasAnalysis::StorageId AliasAnalysis::slotStorage(const Node* container,
+                                                    std::optional<size_t> index,
                                                     const Node* getitem) {
-  uint64_t key = (uint64_t(container->order()) << 32) | uint32_t(index);
+  uint64_t slots = uint64_t(container->order()) << 32;
+  uint64_t key = slots | (index ? uint32_t(*index) : kAnyElement);
   if (const uint32_t* found = slots_.find(key))
     return *found;
-  StorageId storage =
-      storageFor(effects_.output(container, index), getitem, effects_.accesses(container));
+  StorageId storage = storageFor(effects_.output(container, index.value_or(0)), getitem,
+                                 effects_.accesses(container));
   slots_.insert(key, storage);
-  if (storage != kNoStorage) {
-    auto link = static_cast<uint32_t>(slotLinks_.size());
-    if (uint32_t* newest = slotHeads_.find(container->order())) {
-      slotLinks_.push_back({storage, slotLinks_[*newest].next});
-      slotLinks_[*newest].next = link;
-      *newest = link;
-    } else {
-      slotLinks_.push_back({storage, link});
-      slotHeads_.insert(container->order(), link);
-    }
-    hasSlots_[container->order()] = true;
+  if (storage == kNoStorage)
+    return storage;
+  // An element whose position is unknown may be any other element, taken apart before or after.
+  if (!index) {
+    if (hasSlots_[container->order()])
+      forEachElementStorage(container, [&](StorageId element) { unite(storage, element); });
+  } else if (const uint32_t* any = slots_.find(slots | kAnyElement); any && *any != kNoStorage) {
+    unite(storage, *any);
   }
+  auto link = static_cast<uint32_t>(slotLinks_.size());
+  if (uint32_t* newest = slotHeads_.find(container->order())) {
+    slotLinks_.push_back({storage, slotLinks_[*newest].next});
+    slotLinks_[*newest].next = link;
+    *newest = link;
+  } else {
+    slotLinks_.push_back({storage, link});
+    slotHeads_.insert(container->order(), link);
+  }
+  hasSlots_[container->order()] = true;
   return storage;
 }
 
@@ -145,8 +154,9 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
         node->args().size() == 2 && node->args()[0].isNode() &&
         effects.hasOutputs(node->args()[0].node()) && node->args()[1].kind == ArgKind::Int &&
         node->target()->isOperator("getitem")) {
+      const Node* container = node->args()[0].node();
       valueStorage_[node->order()] =
-          slotStorage(node->args()[0].node(), static_cast<size_t>(node->args()[1].integer), node);
+          slotStorage(container, effects.elementIndex(container, node->args()[1].integer), node);
       continue;
     }
     valueStorage_[node->order()] = storageFor(effects.result(node), node, effects.accesses(node));

@@ -291,6 +291,16 @@ OutputAlias EffectAnalysis::output(const Node* node, size_t index) const {
   return {OutputAlias::Kind::Unknown, nullptr};
 }
 
+std::optional<size_t> EffectAnalysis::elementIndex(const Node* node, int64_t index) const {
+  if (index >= 0)
+    return static_cast<size_t>(index);
+  const OutputRange* range = outputRange(node);
+  if (!range || packed_[node->order()].listOutput)
+    return std::nullopt;
+  auto count = static_cast<int64_t>(range->count);
+  return static_cast<size_t>(index >= -count ? index + count : count);
+}
+
 void EffectAnalysis::addAccess(Scratch& effects, const Node* value, bool write) {
   for (NodeEffects::Access& access : effects.accesses) {
     if (access.value() == value) {
@@ -448,7 +458,8 @@ void EffectAnalysis::analyzeGetItem(const Node* node, Scratch& effects) {
   if (source.multiOutput) {
     if (args[1].kind != ArgKind::Int)
       return makeUnknown(node, effects, "getitem with a non-constant index");
-    effects.result = output(container, static_cast<size_t>(args[1].integer));
+    // Every element of a list relates alike, so one whose position is unknown does too.
+    effects.result = output(container, elementIndex(container, args[1].integer).value_or(0));
     return;
   }
   if (source.resultKind == OutputAlias::Kind::NotTensor) {

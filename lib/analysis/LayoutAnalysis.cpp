@@ -476,11 +476,19 @@ std::optional<SymExpr> LayoutAnalysis::functionalizedElementOffset(const Node* p
   // mutates, in schema order), and makes the copies with clone_preserve_strides: each keeps its
   // argument's strides and storage offset. Other higher-order ops: unknown.
   if (producer->target()->opName != "auto_functionalized" || producer->args().empty() ||
-      producer->args()[0].kind != ArgKind::OpRef || index < 1)
+      producer->args()[0].kind != ArgKind::OpRef)
     return std::nullopt;
   const Target& op = *producer->args()[0].op;
   const OpSchema* schema = effects_.schemas().lookup(op.opNamespace, op.opName, op.overload);
   if (!schema)
+    return std::nullopt;
+  // A negative index counts from the end of the tuple, whose first element is op's result.
+  if (index < 0 && schema->returns.size() <= 1) {
+    for (size_t i = 0; i < schema->arguments.size(); ++i)
+      index += schema->writesArgument(i);
+    ++index;
+  }
+  if (index < 1)
     return std::nullopt;
   int64_t mutated = 0;
   for (size_t i = 0; i < schema->arguments.size(); ++i) {
@@ -502,7 +510,9 @@ std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) c
   int64_t index = getitem->args()[1].integer;
   if (producer->isCall() && producer->target()->isHigherOrder())
     return functionalizedElementOffset(producer, index);
-  OutputAlias relation = effects_.output(producer, static_cast<size_t>(index));
+  // Every element of a list relates alike, whatever its position.
+  OutputAlias relation =
+      effects_.output(producer, effects_.elementIndex(producer, index).value_or(0));
   if (relation.kind == OutputAlias::Kind::Fresh)
     return SymExpr::constant(0);
   if (relation.kind != OutputAlias::Kind::Aliases || !producer->isCall() ||
@@ -512,23 +522,42 @@ std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) c
   const Layout* input = this->input(producer->args()[0].node());
   if (!input || !input->storageOffset)
     return std::nullopt;
+  // The split ops return lists: a negative index counts from the end of the list, whose length
+  // `count()` works out for each op; unknown when it is not a constant or the index is still
+  // negative (Python raises IndexError).
+  auto position = [&](auto&& count) -> std::optional<int64_t> {
+    if (index >= 0)
+      return index;
+    std::optional<SymExpr> length = count();
+    std::optional<int64_t> n = length ? length->constantValue() : std::nullopt;
+    if (!n || index + *n < 0)
+      return std::nullopt;
+    return index + *n;
+  };
   std::string_view name = producer->target()->opName;
-  std::optional<SymExpr> dim;
+  std::optional<size_t> d;
   SymExpr start;
   if (name == "split" || name == "unsafe_split") {
-    dim = intArgument(producer, 2, "dim", 0);
+    d = normalizeDim(intArgument(producer, 2, "dim", 0), input->sizes.size());
     std::optional<SymExpr> splitSize = intArgument(producer, 1, "split_size", std::nullopt);
-    if (!splitSize)
+    if (!splitSize || !d)
       return std::nullopt;
-    start = sym_.mul(SymExpr::constant(index), *splitSize);
+    std::optional<int64_t> i = position([&] { return sym_.ceilDiv(input->sizes[*d], *splitSize); });
+    if (!i)
+      return std::nullopt;
+    start = sym_.mul(SymExpr::constant(*i), *splitSize);
   } else if (name == "split_with_sizes" || name == "unsafe_split_with_sizes") {
-    dim = intArgument(producer, 2, "dim", 0);
+    d = normalizeDim(intArgument(producer, 2, "dim", 0), input->sizes.size());
     const Arg* sizes =
         producer->args().size() > 1 ? &producer->args()[1] : producer->kwarg("split_sizes");
-    if (!sizes || sizes->kind != ArgKind::List || index > int64_t(sizes->count))
+    if (!sizes || sizes->kind != ArgKind::List)
       return std::nullopt;
-    for (int64_t i = 0; i < index; ++i) {
-      const Arg& piece = sizes->elements[i];
+    std::optional<int64_t> i =
+        position([&] { return SymExpr::constant(static_cast<int64_t>(sizes->count)); });
+    if (!i || *i > static_cast<int64_t>(sizes->count))
+      return std::nullopt;
+    for (int64_t k = 0; k < *i; ++k) {
+      const Arg& piece = sizes->elements[k];
       if (piece.kind == ArgKind::Int)
         start = sym_.add(start, SymExpr::constant(piece.integer));
       else if (piece.isNode() && piece.node()->type().kind == TypeAnnotation::Kind::Sym)
@@ -537,19 +566,25 @@ std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) c
         return std::nullopt;
     }
   } else if (name == "unbind") {
-    dim = intArgument(producer, 1, "dim", 0);
-    start = SymExpr::constant(index);
+    d = normalizeDim(intArgument(producer, 1, "dim", 0), input->sizes.size());
+    std::optional<int64_t> i = d ? position([&] { return input->sizes[*d]; }) : std::nullopt;
+    if (!i)
+      return std::nullopt;
+    start = SymExpr::constant(*i);
   } else if (name == "chunk") {
-    dim = intArgument(producer, 2, "dim", 0);
+    d = normalizeDim(intArgument(producer, 2, "dim", 0), input->sizes.size());
     std::optional<SymExpr> chunks = intArgument(producer, 1, "chunks", std::nullopt);
-    std::optional<size_t> d = normalizeDim(dim, input->sizes.size());
     if (!chunks || !d)
       return std::nullopt;
-    start = sym_.mul(SymExpr::constant(index), sym_.ceilDiv(input->sizes[*d], *chunks));
+    // chunk makes pieces of ceil(size / chunks) and may return fewer than `chunks` of them.
+    SymExpr chunkSize = sym_.ceilDiv(input->sizes[*d], *chunks);
+    std::optional<int64_t> i = position([&] { return sym_.ceilDiv(input->sizes[*d], chunkSize); });
+    if (!i)
+      return std::nullopt;
+    start = sym_.mul(SymExpr::constant(*i), chunkSize);
   } else {
     return std::nullopt;
   }
-  std::optional<size_t> d = normalizeDim(dim, input->sizes.size());
   if (!d)
     return std::nullopt;
   if (start == SymExpr::constant(0))

@@ -6,6 +6,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <optional>
 #include <random>
 
 namespace declone::runtime::detail {
@@ -353,19 +354,30 @@ Status Executor::runFunction(const Node* node, c10::IValue& result) {
     if (args.size() != 2 || !args[0].isNode() || args[1].kind != ArgKind::Int)
       return fail(node, "only getitem of a tuple or list with a constant index runs here");
     const c10::IValue& container = values_[args[0].node()->order()];
-    int64_t index = args[1].integer;
+    // Python's indexing: a negative index counts from the end.
+    auto position = [&](size_t size) -> std::optional<size_t> {
+      int64_t index = args[1].integer;
+      auto n = static_cast<int64_t>(size);
+      if (index < 0)
+        index += n;
+      if (index < 0 || index >= n)
+        return std::nullopt;
+      return static_cast<size_t>(index);
+    };
     if (container.isTuple()) {
       const auto& elements = container.toTupleRef().elements();
-      if (index < 0 || index >= static_cast<int64_t>(elements.size()))
+      std::optional<size_t> index = position(elements.size());
+      if (!index)
         return fail(node, "index out of range");
-      result = elements[index];
+      result = elements[*index];
       return ok();
     }
     if (container.isList()) {
       c10::List<c10::IValue> list = container.toList();
-      if (index < 0 || index >= static_cast<int64_t>(list.size()))
+      std::optional<size_t> index = position(list.size());
+      if (!index)
         return fail(node, "index out of range");
-      result = list.get(index);
+      result = list.get(*index);
       return ok();
     }
     return fail(node, "getitem of a tensor does not run here");

@@ -21,6 +21,8 @@ std::string_view reasonCode(KeepReason reason) {
     return "clone-read-after-source-write";
   case KeepReason::OutputAlias:
     return "output-alias";
+  case KeepReason::Unsupported:
+    return "unsupported";
   }
   return "unknown";
 }

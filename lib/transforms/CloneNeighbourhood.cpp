@@ -178,7 +178,7 @@ private:
         continue;
       if (isGetItem(user)) { // taking another element apart does not touch this one
         std::optional<int64_t> other = constantIndex(argumentsOf(user));
-        if (!index || !other || *other == *index)
+        if (!index || !other || mayBeSameElement(*container, *index, *other))
           join(user);
         continue;
       }
@@ -217,6 +217,33 @@ private:
         positional[1]->value != Argument::Value::Int)
       return std::nullopt;
     return positional[1]->integer;
+  }
+
+  /// Whether getitem(container, a) and getitem(container, b) may take the same element apart,
+  /// as AliasAnalysis tells (EffectAnalysis::elementIndex): a negative index counts from the
+  /// end of a tuple, and one into a list (whose length is unknown) may be any element.
+  bool mayBeSameElement(uint32_t container, int64_t a, int64_t b) {
+    if (a == b)
+      return true;
+    if (a >= 0 && b >= 0)
+      return false;
+    if (source_.kind(container) != Node::Kind::Call)
+      return true;
+    const AliasPlan& plan = planOf(source_.target(container));
+    // Ops without a usable schema, or called with an argument theirs lacks, are unknown:
+    // their value is a list.
+    if (plan.all || plan.tupleSize == 0 || lacksParameter(*plan.schema, argumentsOf(container)))
+      return true;
+    return tupleElement(plan, a) == tupleElement(plan, b);
+  }
+
+  /// The element of the op's tuple that `index` names, by Python's rules; one past the end for
+  /// an index before its start.
+  static int64_t tupleElement(const AliasPlan& plan, int64_t index) {
+    auto size = static_cast<int64_t>(plan.tupleSize);
+    if (index >= 0 || size == 0)
+      return index;
+    return index >= -size ? index + size : size;
   }
 
   /// The node's value may be a container whose elements getitem takes apart (EffectAnalysis
@@ -264,7 +291,8 @@ private:
   /// `index` names no element of the op's tuple (AliasAnalysis then ties the element to every
   /// argument of the op); false for ops that do not return a tuple.
   static bool outsideTuple(const AliasPlan& plan, int64_t index) {
-    return plan.tupleSize != 0 && (index < 0 || static_cast<uint64_t>(index) >= plan.tupleSize);
+    return plan.tupleSize != 0 &&
+           static_cast<uint64_t>(tupleElement(plan, index)) >= plan.tupleSize;
   }
 
   /// The node's arguments, read from the source once.
@@ -367,7 +395,7 @@ private:
     const Arguments& containerArguments = argumentsOf(container);
     if (lacksParameter(schema, containerArguments) || outsideTuple(plan, index))
       return containerArguments.forEachNode(fn);
-    size_t returned = list ? 0 : static_cast<size_t>(index);
+    size_t returned = list ? 0 : static_cast<size_t>(tupleElement(plan, index));
     if (!schema.returns[returned].isTensorLike() || schema.returnIsFresh(returned))
       return;
     // makePlan made every aliasing return's argument known (or the plan `all`).

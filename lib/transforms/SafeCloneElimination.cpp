@@ -248,7 +248,9 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
 
 void SafeEliminator::decide(Node* clone) {
   // Details of kept clones are built only when remarks are collected (keepLazily).
-  if (clone->args().empty() || !clone->args()[0].isNode())
+  if (clone->args().empty())
+    return log_.keep(clone, KeepReason::UnknownEffects, "the clone has no positional input");
+  if (!clone->args()[0].isNode())
     return log_.keep(clone, KeepReason::UnknownEffects, "the clone's input is not a node");
   Node* source = clone->args()[0].node();
   if (!clone->hasUses())
@@ -263,11 +265,18 @@ void SafeEliminator::decide(Node* clone) {
 
   StorageId cloneStorage = storage(clone);
   StorageId sourceStorage = storage(source);
-  if (cloneStorage == AliasAnalysis::kNoStorage || sourceStorage == AliasAnalysis::kNoStorage ||
-      cloneStorage == sourceStorage)
+  if (cloneStorage == AliasAnalysis::kNoStorage || sourceStorage == AliasAnalysis::kNoStorage)
     return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
       return "cannot tell the storages of " + std::string(clone->name()) + " and " +
-             std::string(source->name()) + " apart";
+             std::string(source->name()) + " apart: " +
+             std::string(sourceStorage == AliasAnalysis::kNoStorage ? source->name()
+                                                                    : clone->name()) +
+             " is not a tensor";
+    });
+  if (cloneStorage == sourceStorage)
+    return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
+      return "cannot tell the storages of " + std::string(clone->name()) + " and " +
+             std::string(source->name()) + " apart: they may be the same";
     });
   const StorageState& cloneState = state(cloneStorage);
   const StorageState& sourceState = state(sourceStorage);

@@ -4,8 +4,9 @@
 // (per the op schema; auto_functionalized and the output do not count) and then either a user
 // of `a` comes after that write, or `a` is a placeholder that is not donated. Layouts are
 // compared only when both nodes carry metadata. Where vLLM would fail an assertion (a user
-// without an OpOverload target, more than one write, more arguments than the schema), this mode
-// keeps the clone and says so.
+// without an OpOverload target, more than one write, more arguments than the schema, a clone
+// whose input is not a node), this mode keeps the clone with the code `unsupported` and says
+// which assertion.
 #include "CloneEliminationImpl.h"
 
 #include <algorithm>
@@ -13,10 +14,12 @@
 namespace declone::detail {
 namespace {
 
-/// Whether `user` writes `clone` in vLLM's eyes; a message when vLLM would assert instead.
+/// Whether `user` writes `clone` in vLLM's eyes. Otherwise why it cannot tell: vLLM would
+/// assert (`unsupported`), or the op has no schema here (`unknown-effects`), as `reason` says.
 struct WriteCheck {
   bool writes = false;
-  std::string assertion;
+  std::string why;
+  KeepReason reason = KeepReason::Unsupported;
 };
 
 WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegistry& schemas) {
@@ -30,14 +33,19 @@ WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegis
     return {true, {}}; // other higher-order ops are assumed to write
   }
   if (!user->isCall() || target->kind != Target::Kind::Op)
-    return {false, "vLLM asserts that " + describe(user) + " has an OpOverload target"};
+    return {false, "vLLM asserts that " + describe(user) + " has an OpOverload target, not " +
+                       (user->isCall() ? std::string(target->qualifiedName) : "none")};
   const OpSchema* schema = schemas.lookup(target->opNamespace, target->opName, target->overload);
   if (!schema)
-    return {false, "no schema for " + std::string(target->qualifiedName) +
-                       ", which vLLM reads from the live op"};
-  if (user->args().size() > schema->arguments.size())
     return {false,
-            "vLLM asserts that " + describe(user) + " has no more arguments than its schema"};
+            "no schema for " + std::string(target->qualifiedName) +
+                ", which vLLM reads from the live op",
+            KeepReason::UnknownEffects};
+  if (user->args().size() > schema->arguments.size())
+    return {false, "vLLM asserts that " + describe(user) +
+                       " has no more positional arguments than its schema, but it has " +
+                       std::to_string(user->args().size()) + " for " +
+                       std::to_string(schema->arguments.size())};
   // Only positional arguments that are the clone itself: the holes `out=` and views fall into.
   for (size_t i = 0; i < user->args().size(); ++i) {
     const Arg& arg = user->args()[i];
@@ -71,8 +79,14 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   log.reserve(clones.size());
 
   for (Node* clone : clones) {
-    if (clone->args().empty() || !clone->args()[0].isNode()) {
-      log.keep(clone, KeepReason::UnknownEffects, "vLLM asserts that the clone's input is a node");
+    if (clone->args().empty()) {
+      log.keep(clone, KeepReason::Unsupported,
+               "vLLM takes the clone's input from its positional arguments, and it has none");
+      continue;
+    }
+    if (!clone->args()[0].isNode()) {
+      log.keep(clone, KeepReason::Unsupported,
+               "vLLM asserts that the clone's input is a node, and it is not one");
       continue;
     }
     Node* source = clone->args()[0].node();
@@ -85,24 +99,24 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     }
 
     std::vector<const Node*> writers;
-    std::string assertion;
+    WriteCheck failed;
     for (Node* user : clone->users()) {
       WriteCheck check = userWritesNode(user, clone, schemas);
-      if (!check.assertion.empty()) {
-        assertion = std::move(check.assertion);
+      if (!check.why.empty()) {
+        failed = std::move(check);
         break;
       }
       if (check.writes)
         writers.push_back(user);
     }
-    if (!assertion.empty()) {
-      log.keep(clone, KeepReason::UnknownEffects, std::move(assertion));
+    if (!failed.why.empty()) {
+      log.keep(clone, failed.reason, std::move(failed.why));
       continue;
     }
     // Use lists are unordered; remarks name nodes in program order.
     std::sort(writers.begin(), writers.end(), byOrder);
     if (writers.size() > 1) {
-      log.keep(clone, KeepReason::UnknownEffects,
+      log.keep(clone, KeepReason::Unsupported,
                "vLLM asserts at most one write, but " + describe(writers[0]) + " and " +
                    describe(writers[1]) + " write " + std::string(clone->name()));
       continue;

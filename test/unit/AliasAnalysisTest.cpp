@@ -148,6 +148,40 @@ TEST_F(AliasAnalysisTest, RecordsOnlyTheStoragesOfWantedValues) {
   EXPECT_EQ(partial.storageOf(findNode(*graph_, "view")), a);
 }
 
+// Python's negative indices count from the end: of a tuple, whose length the schema gives; of a
+// list, whose length is unknown here, any element may be meant.
+TEST(AliasAnalysis, NegativeGetItemIndices) {
+  auto file = parseOrFail(R"FX(def forward(self, x: "f32[4, 4][4, 1]cpu"):
+    max_1 = torch.ops.aten.max.dim(x, 0)
+    getitem: "f32[4][1]cpu" = max_1[0]
+    getitem_1: "i64[4][1]cpu" = max_1[1]
+    getitem_2: "f32[4][1]cpu" = max_1[-2]
+    getitem_3: "i64[4][1]cpu" = max_1[-1]
+    getitem_4: "f32[4][1]cpu" = max_1[-3]
+    unbind_copy = torch.ops.aten.unbind_copy.int(x)
+    getitem_5: "f32[4][1]cpu" = unbind_copy[0]
+    getitem_6: "f32[4][1]cpu" = unbind_copy[-1]
+    getitem_7: "f32[4][1]cpu" = unbind_copy[3]
+    getitem_8: "f32[4][1]cpu" = unbind_copy[1]
+    return (getitem, getitem_1, getitem_2, getitem_3, getitem_4, getitem_5, getitem_6, getitem_7, getitem_8)
+)FX");
+  ASSERT_TRUE(file);
+  Graph& graph = firstGraph(*file);
+  EffectAnalysis effects(graph, SchemaRegistry::builtin());
+  AliasAnalysis alias(graph, effects, {false});
+  auto storage = [&](std::string_view name) { return alias.storageOf(findNode(graph, name)); };
+  EXPECT_EQ(storage("getitem_2"), storage("getitem"));
+  EXPECT_EQ(storage("getitem_3"), storage("getitem_1"));
+  EXPECT_NE(storage("getitem"), storage("getitem_1"));
+  // Out of the tuple's range: tied to max.dim's argument, as an index past the end is.
+  EXPECT_EQ(storage("getitem_4"), storage("x"));
+  // The list element of unknown position shares storage with every element, before or after.
+  EXPECT_EQ(storage("getitem_6"), storage("getitem_5"));
+  EXPECT_EQ(storage("getitem_6"), storage("getitem_7"));
+  EXPECT_EQ(storage("getitem_6"), storage("getitem_8"));
+  EXPECT_NE(storage("getitem_6"), storage("x"));
+}
+
 TEST(Effects, SchemaBindingOfArgumentsAndKeywords) {
   auto file = parseOrFail(R"FX(def forward(self, x: "f32[4][1]cpu", y: "f32[4][1]cpu"):
     copy_: "f32[4][1]cpu" = torch.ops.aten.copy_.default(x, y)

@@ -219,6 +219,48 @@ const ClosureCase kClosureCases[] = {
 )",
      "<graph>:7: remark: clone 'clone' kept [clone-read-after-source-write]: add_ (line 8) writes "
      "getitem_2 after the clone, then clone is returned"},
+    {"ElementStorageNegativeTupleIndex",
+     "max_1[-2] is max_1[0] (max.dim returns two values): add_ writes the source after the "
+     "clone.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        getitem_2: "f32[4][1]cpu" = max_1[-2]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem_2, 1)
+        return (clone,)
+)",
+     "<graph>:6: remark: clone 'clone' kept [clone-read-after-source-write]: add_ (line 7) writes "
+     "getitem_2 after the clone, then clone is returned"},
+    {"ElementStorageNegativeIndexOutOfATuplesRange",
+     "max_1[-3] names no element of max.dim's two: tied to every argument of max.dim.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        mul: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(mul)
+        max_1 = torch.ops.aten.max.dim(mul, 0)
+        getitem: "f32[4][1]cpu" = max_1[-3]
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem, 1)
+        return (clone, add_)
+)",
+     "<graph>:4: remark: clone 'clone' kept [clone-read-after-source-write]: add_ (line 7) writes "
+     "getitem after the clone, then clone is returned"},
+    {"ElementStorageNegativeListIndex",
+     "A negative index into a list (auto_functionalized's copies) may be any element: "
+     "auto_functionalized[-1] is [1] here.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cpu"):
+        mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.aten.add_.Tensor, self = mul, other = 1)
+        getitem_1: "f32[4][1]cpu" = auto_functionalized[1]
+        getitem_2: "f32[4][1]cpu" = auto_functionalized[-1]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_2)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem_1, 1)
+        return (clone,)
+)",
+     "<graph>:7: remark: clone 'clone' kept [clone-read-after-source-write]: add_ (line 8) writes "
+     "getitem_1 after the clone, then clone is returned"},
     {"ElementStorageOpWithoutSchemaTakesTheContainer",
      "An op without a schema takes the whole container, so it touches the source.",
      R"(class GraphModule(torch.nn.Module):

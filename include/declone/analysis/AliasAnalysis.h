@@ -4,6 +4,7 @@
 #include "declone/analysis/Effects.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -102,15 +103,22 @@ private:
   /// The storage of `value`, related to its producer's inputs by `relation`.
   StorageId storageFor(const OutputAlias& relation, const Node* value,
                        std::span<const NodeEffects::Access> producerInputs);
-  StorageId slotStorage(const Node* container, size_t index, const Node* getitem);
+  /// The storage of element `index` of a multi-output node; with no index, of an element of a
+  /// list whose position is unknown (a negative index), which every element is tied to.
+  StorageId slotStorage(const Node* container, std::optional<size_t> index, const Node* getitem);
+  /// The slot key of the element of unknown position (no index is this large).
+  static constexpr uint32_t kAnyElement = UINT32_MAX;
   /// Calls fn for the value's own storage and, for a tuple taken apart by getitem, for the
   /// storages of its elements.
   template <class Fn> void forEachStorageOf(const Node* value, Fn&& fn) {
     StorageId own = valueStorage_[value->order()];
     if (own != kNoStorage)
       fn(own);
-    if (!hasSlots_[value->order()])
-      return;
+    if (hasSlots_[value->order()])
+      forEachElementStorage(value, fn);
+  }
+  /// Calls fn for the storages of the elements of a tuple getitem took apart (there are some).
+  template <class Fn> void forEachElementStorage(const Node* value, Fn&& fn) {
     // In the order the elements were first taken apart.
     uint32_t newest = *slotHeads_.find(value->order());
     uint32_t link = newest;

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -104,6 +105,11 @@ public:
   [[nodiscard]] const OpSchema* schema(const Node* node) const;
   /// The alias relation of output `index` of a multi-output node.
   [[nodiscard]] OutputAlias output(const Node* node, size_t index) const;
+  /// The output `getitem(node, index)` takes apart, by Python's rules: a negative index counts
+  /// from the end of a tuple. A tuple index before the start gives one past the end (which
+  /// output() relates as unknown, as any index past the end); nullopt for a negative index
+  /// into a list, whose length is not known here.
+  [[nodiscard]] std::optional<size_t> elementIndex(const Node* node, int64_t index) const;
   /// The registry the schemas come from.
   [[nodiscard]] const SchemaRegistry& schemas() const { return registry_; }
   /// Whether the node's value may be (or contain) a tensor.

@@ -13,7 +13,8 @@
 
 namespace declone {
 
-/// Why a clone is kept: the rules of DESIGN.md section 4, in the order they are checked.
+/// Why a clone is kept: the rules of DESIGN.md section 4, in the order they are checked, then
+/// the vllm mode's own code.
 enum class KeepReason : uint8_t {
   LayoutChanged,
   LayoutUnknown,
@@ -22,8 +23,10 @@ enum class KeepReason : uint8_t {
   SourceReadAfterWrite,
   CloneReadAfterSourceWrite,
   OutputAlias,
+  /// vllm mode only: vLLM's pass asserts here (it would crash; the clone is kept).
+  Unsupported,
 };
-inline constexpr size_t kNumKeepReasons = 7;
+inline constexpr size_t kNumKeepReasons = 8;
 /// The reason code printed in remarks: "layout-changed", ...
 [[nodiscard]] std::string_view reasonCode(KeepReason reason);
 

@@ -14,7 +14,7 @@ class GraphModule(torch.nn.Module):
         sigmoid: "f32[4][1]cpu" = torch.ops.aten.sigmoid.default(arg0_1);  arg0_1 = None
         clone_1: "f32[4][1]cpu" = torch.ops.aten.clone.default(sigmoid);  sigmoid = None
         # SAFE: :[[@LINE-1]]: remark: clone 'clone_1' removed
-        # VLLM: :[[@LINE-2]]: remark: clone 'clone_1' kept [unknown-effects]: vLLM asserts at most one write, but mul_ (line [[@LINE+1]]) and sub_ (line [[@LINE+2]]) write clone_1
+        # VLLM: :[[@LINE-2]]: remark: clone 'clone_1' kept [unsupported]: vLLM asserts at most one write, but mul_ (line [[@LINE+1]]) and sub_ (line [[@LINE+2]]) write clone_1
         mul_: "f32[4][1]cpu" = torch.ops.aten.mul_.Tensor(clone_1, 2);  mul_ = None
         sub_: "f32[4][1]cpu" = torch.ops.aten.sub_.Tensor(clone_1, 1);  sub_ = None
         return (clone, clone_1)
