@@ -4,7 +4,6 @@
 #include "declone/analysis/Effects.h"
 
 #include <algorithm>
-#include <cassert>
 #include <deque>
 #include <optional>
 #include <unordered_map>
