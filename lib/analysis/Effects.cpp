@@ -83,6 +83,89 @@ bool isFunctionalHigherOrder(const Target& target) {
                    target.opName) != std::end(kFunctionalHigherOrderOps);
 }
 
+TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
+  using Action = TargetEffects::Action;
+  using Return = TargetEffects::Return;
+  TargetEffects plan;
+  switch (target.kind) {
+  case Target::Kind::Op: {
+    if (isFunctionalHigherOrder(target)) {
+      plan.action = Action::FunctionalHigherOrder;
+      return plan;
+    }
+    if (target.isHigherOrder()) {
+      plan.reason = "higher-order op " + std::string(target.opName) + " has no effect model";
+      return plan;
+    }
+    const OpSchema* schema = schemas.lookup(target.opNamespace, target.opName, target.overload);
+    if (!schema) {
+      plan.reason = "no schema for " + schemaName(target);
+      return plan;
+    }
+    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
+      plan.reason = "wildcard alias annotation in " + schemaName(target);
+      return plan;
+    }
+    plan.action = Action::Schema;
+    plan.schema = schema;
+    plan.argumentFlags.resize(schema->arguments.size());
+    for (size_t i = 0; i < schema->arguments.size(); ++i) {
+      bool write = schema->writesArgument(i) || writesUndeclared(target, schema->arguments[i].name);
+      if (write)
+        plan.argumentFlags[i] = TargetEffects::kWrite;
+      else if (isViewArgument(*schema, i))
+        plan.argumentFlags[i] = TargetEffects::kView;
+    }
+    if (schema->isVarret) { // any number of values, each of which may alias any argument
+      plan.shape = TargetEffects::Shape::List;
+      plan.returns.assign(1, Return{Return::Kind::Unknown});
+      return plan;
+    }
+    if (schema->returns.size() == 1)
+      plan.shape =
+          schema->returns[0].type.isList() ? TargetEffects::Shape::List : TargetEffects::Shape::One;
+    else
+      plan.shape = TargetEffects::Shape::Tuple;
+    plan.returns.resize(schema->returns.size());
+    for (size_t i = 0; i < schema->returns.size(); ++i) {
+      Return& ret = plan.returns[i];
+      if (!schema->returns[i].isTensorLike()) {
+        ret.kind = Return::Kind::NotTensor;
+      } else if (schema->returnIsFresh(i)) {
+        ret.kind = Return::Kind::Fresh;
+      } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
+        ret.kind = Return::Kind::AliasesArgument;
+        ret.argument = static_cast<uint32_t>(*argument);
+        plan.bindsArguments = true;
+      }
+    }
+    // wait_tensor's schema declares a fresh result, but it returns its input once the
+    // collective has finished writing it.
+    if (target.isOp("_c10d_functional", "wait_tensor") && plan.shape == TargetEffects::Shape::One &&
+        !schema->arguments.empty()) {
+      plan.returns[0] = {Return::Kind::AliasesArgument, 0};
+      plan.bindsArguments = true;
+    }
+    return plan;
+  }
+  case Target::Kind::Function:
+    if (target.isOperator("getitem")) {
+      plan.action = Action::GetItem;
+      return plan;
+    }
+    plan.action = Action::Function;
+    plan.reason = "Python function " + std::string(target.qualifiedName) + " with tensor arguments";
+    return plan;
+  case Target::Kind::Method:
+    plan.reason = "method call ." + std::string(target.qualifiedName) + "()";
+    return plan;
+  case Target::Kind::Module:
+    plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
+    return plan;
+  }
+  return plan;
+}
+
 size_t EffectAnalysis::countReferences(const Graph& graph) {
   size_t references = 0;
   for (const Node* node : graph)
@@ -197,87 +280,21 @@ const OpSchema* EffectAnalysis::schema(const Node* node) const {
   if (!node->isCall())
     return nullptr;
   auto found = plans_.find(node->target());
-  if (found == plans_.end() || found->second.action != TargetPlan::Action::Schema)
+  if (found == plans_.end() || found->second.action != TargetEffects::Action::Schema)
     return nullptr;
   return found->second.schema;
 }
 
-const EffectAnalysis::TargetPlan& EffectAnalysis::plan(const Target& target) {
+const TargetEffects& EffectAnalysis::plan(const Target& target) {
   // Calls of one target often come in runs (a chain of views, a block of adds).
   if (&target == lastTarget_)
     return *lastPlan_;
   auto found = plans_.find(&target);
   if (found == plans_.end())
-    found = plans_.emplace(&target, makePlan(target)).first;
+    found = plans_.emplace(&target, targetEffects(target, registry_)).first;
   lastTarget_ = &target;
   lastPlan_ = &found->second;
   return found->second;
-}
-
-EffectAnalysis::TargetPlan EffectAnalysis::makePlan(const Target& target) {
-  using Action = TargetPlan::Action;
-  TargetPlan plan;
-  switch (target.kind) {
-  case Target::Kind::Op: {
-    if (isFunctionalHigherOrder(target)) {
-      plan.action = Action::FunctionalHigherOrder;
-      return plan;
-    }
-    if (target.isHigherOrder()) {
-      plan.reason = "higher-order op " + std::string(target.opName) + " has no effect model";
-      return plan;
-    }
-    const OpSchema* schema = registry_.lookup(target.opNamespace, target.opName, target.overload);
-    if (!schema) {
-      plan.reason = "no schema for " + schemaName(target);
-      return plan;
-    }
-    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
-      plan.reason = "wildcard alias annotation in " + schemaName(target);
-      return plan;
-    }
-    plan.action = Action::Schema;
-    plan.schema = schema;
-    plan.waitTensor = target.isOp("_c10d_functional", "wait_tensor");
-    plan.argumentFlags.resize(schema->arguments.size());
-    for (size_t i = 0; i < schema->arguments.size(); ++i) {
-      bool write = schema->writesArgument(i) || writesUndeclared(target, schema->arguments[i].name);
-      if (write)
-        plan.argumentFlags[i] = TargetPlan::kWrite;
-      else if (isViewArgument(*schema, i))
-        plan.argumentFlags[i] = TargetPlan::kView;
-    }
-    plan.returns.resize(schema->returns.size());
-    for (size_t i = 0; i < schema->returns.size(); ++i) {
-      TargetPlan::Return& ret = plan.returns[i];
-      if (!schema->returns[i].isTensorLike()) {
-        ret.kind = TargetPlan::Return::Kind::NotTensor;
-      } else if (schema->returnIsFresh(i)) {
-        ret.kind = TargetPlan::Return::Kind::Fresh;
-      } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
-        ret.kind = TargetPlan::Return::Kind::AliasesArgument;
-        ret.argument = static_cast<uint32_t>(*argument);
-        plan.bindsArguments = true;
-      }
-    }
-    return plan;
-  }
-  case Target::Kind::Function:
-    if (target.isOperator("getitem")) {
-      plan.action = Action::GetItem;
-      return plan;
-    }
-    plan.action = Action::Function;
-    plan.reason = "Python function " + std::string(target.qualifiedName) + " with tensor arguments";
-    return plan;
-  case Target::Kind::Method:
-    plan.reason = "method call ." + std::string(target.qualifiedName) + "()";
-    return plan;
-  case Target::Kind::Module:
-    plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
-    return plan;
-  }
-  return plan;
 }
 
 OutputAlias EffectAnalysis::output(const Node* node, size_t index) const {
@@ -334,9 +351,9 @@ void EffectAnalysis::makeUnknownOwned(const Node* node, Scratch& effects, std::s
 }
 
 void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
-  const TargetPlan& plan = this->plan(*node->target());
+  const TargetEffects& plan = this->plan(*node->target());
   switch (plan.action) {
-  case TargetPlan::Action::FunctionalHigherOrder:
+  case TargetEffects::Action::FunctionalHigherOrder:
     // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
     // values op would have mutated; the tuple is taken apart with getitem.
     node->forEachInput([&](Node* input) {
@@ -346,18 +363,13 @@ void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
     effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
     effects.listOutput = true;
     return;
-  case TargetPlan::Action::Unknown:
+  case TargetEffects::Action::Unknown:
     return makeUnknown(node, effects, plan.reason);
-  case TargetPlan::Action::Schema:
-    analyzeOpCall(node, plan, effects);
-    // wait_tensor's schema declares a fresh result, but it returns its input once the
-    // collective has finished writing it.
-    if (plan.waitTensor && !node->args().empty() && node->args()[0].isNode())
-      effects.result = {OutputAlias::Kind::Aliases, node->args()[0].node()};
-    return;
-  case TargetPlan::Action::GetItem:
+  case TargetEffects::Action::Schema:
+    return analyzeOpCall(node, plan, effects);
+  case TargetEffects::Action::GetItem:
     return analyzeGetItem(node, effects);
-  case TargetPlan::Action::Function: {
+  case TargetEffects::Action::Function: {
     bool tensorInput = false;
     node->forEachInput([&](Node* input) { tensorInput = tensorInput || isTensor(input); });
     if (tensorInput)
@@ -371,7 +383,7 @@ void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
   }
 }
 
-void EffectAnalysis::analyzeOpCall(const Node* node, const TargetPlan& plan, Scratch& effects) {
+void EffectAnalysis::analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects) {
   const OpSchema& schema = *plan.schema;
   // Which node fills each schema argument, for resolving return aliases (only returns that
   // alias an argument ask, so most ops skip it).
@@ -380,11 +392,11 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const TargetPlan& plan, Scr
     bound_.assign(schema.arguments.size(), nullptr);
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
     uint8_t flags = index ? plan.argumentFlags[*index] : 0;
-    bool write = (flags & TargetPlan::kWrite) != 0;
+    bool write = (flags & TargetEffects::kWrite) != 0;
     if (index && binds)
       bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.
-    if (flags & TargetPlan::kView)
+    if (flags & TargetEffects::kView)
       return;
     value.forEachNode([&](Node* input) {
       if (isTensor(input))
@@ -408,15 +420,15 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const TargetPlan& plan, Scr
   }
 
   auto relation = [&](size_t returnIndex) -> OutputAlias {
-    const TargetPlan::Return& ret = plan.returns[returnIndex];
+    const TargetEffects::Return& ret = plan.returns[returnIndex];
     switch (ret.kind) {
-    case TargetPlan::Return::Kind::NotTensor:
+    case TargetEffects::Return::Kind::NotTensor:
       return {OutputAlias::Kind::NotTensor, nullptr};
-    case TargetPlan::Return::Kind::Fresh:
+    case TargetEffects::Return::Kind::Fresh:
       return {OutputAlias::Kind::Fresh, nullptr};
-    case TargetPlan::Return::Kind::Unknown:
+    case TargetEffects::Return::Kind::Unknown:
       return {OutputAlias::Kind::Unknown, nullptr};
-    case TargetPlan::Return::Kind::AliasesArgument:
+    case TargetEffects::Return::Kind::AliasesArgument:
       break;
     }
     const Arg* value = bound_[ret.argument];
@@ -426,22 +438,19 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const TargetPlan& plan, Scr
       return {OutputAlias::Kind::Aliases, value->node()};
     return {OutputAlias::Kind::Unknown, nullptr}; // e.g. one of a list of tensors
   };
-  if (schema.returns.size() == 1 && !schema.isVarret) {
-    if (schema.returns[0].type.isList()) {
-      effects.outputs.assign(1, relation(0));
-      effects.listOutput = true;
-    } else {
-      effects.result = relation(0);
-    }
+  switch (plan.shape) {
+  case TargetEffects::Shape::One:
+    effects.result = relation(0);
     return;
-  }
-  if (schema.isVarret) {
-    effects.outputs.assign(1, {OutputAlias::Kind::Unknown, nullptr});
+  case TargetEffects::Shape::List:
+    effects.outputs.assign(1, relation(0));
     effects.listOutput = true;
     return;
+  case TargetEffects::Shape::Tuple:
+    for (size_t i = 0; i < plan.returns.size(); ++i)
+      effects.outputs.push_back(relation(i));
+    return;
   }
-  for (size_t i = 0; i < schema.returns.size(); ++i)
-    effects.outputs.push_back(relation(i));
 }
 
 void EffectAnalysis::analyzeGetItem(const Node* node, Scratch& effects) {

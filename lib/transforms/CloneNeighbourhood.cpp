@@ -1,10 +1,9 @@
-// Chooses the nodes clone elimination decides by: an alias closure over op schemas from the clones.
+// Chooses the nodes clone elimination decides by: a closure from the clones by the effect rules.
 #include "declone/transforms/CloneNeighbourhood.h"
 
 #include "declone/analysis/Effects.h"
 
 #include <algorithm>
-#include <cassert>
 #include <deque>
 #include <optional>
 #include <unordered_map>
@@ -15,55 +14,42 @@ namespace {
 using Argument = NeighbourhoodSource::Argument;
 using Arguments = NeighbourhoodSource::Arguments;
 
-/// Which arguments of a call its value may share storage with, as far as the target decides.
-/// Errs towards `all`: a node taken in needlessly costs time, one left out changes decisions.
+/// Which arguments of a call its value may share storage with, read off the target's
+/// TargetEffects. Errs towards `all`: a node taken in needlessly costs time, one left out
+/// changes decisions.
 struct AliasPlan {
-  /// The value may share storage with any node in the arguments: ops without a usable schema
-  /// (their results may alias every argument), Python functions, and getitem (an element of
-  /// a container may be a view of one of the container's arguments).
+  TargetEffects effects;
+  /// The value may share storage with any node in the arguments: unknown effects (ops without
+  /// a usable schema, Python functions), a return that may alias any argument, and getitem (an
+  /// element of a container may be a view of one of the container's arguments).
   bool all = false;
-  /// For the remaining ops: the schema, whose parameters `aliased` marks those a return is a
-  /// view of. Without a schema and without `all`, the value is fresh (functional higher-order
-  /// ops) or not a value (placeholders, get_attr, the output).
-  const OpSchema* schema = nullptr;
+  /// For the other ops with a schema: the schema parameters some return is a view of. Without
+  /// a schema and without `all`, the values are fresh (functional higher-order ops).
   std::vector<bool> aliased;
   /// The op returns a tuple of this many values (0 for one value or a list). AliasAnalysis ties
   /// an element with a constant index outside it to every argument of the op.
   size_t tupleSize = 0;
+  [[nodiscard]] const OpSchema* schema() const { return effects.schema; }
 };
 
-AliasPlan makePlan(const Target* target, const SchemaRegistry& schemas) {
+AliasPlan makePlan(const Target& target, const SchemaRegistry& schemas) {
+  using Action = TargetEffects::Action;
+  using Return = TargetEffects::Return;
   AliasPlan plan;
-  if (!target)
-    return plan;
-  if (target->kind != Target::Kind::Op) {
-    plan.all = true;
-    return plan;
-  }
-  if (isFunctionalHigherOrder(*target))
-    return plan;
-  const OpSchema* schema =
-      target->isHigherOrder()
-          ? nullptr
-          : schemas.lookup(target->opNamespace, target->opName, target->overload);
-  // wait_tensor's schema declares a fresh result, but EffectAnalysis takes it for its input.
-  if (!schema || schema->hasWildcard() || schema->isVararg || schema->isVarret ||
-      target->isOp("_c10d_functional", "wait_tensor")) {
-    plan.all = true;
+  plan.effects = targetEffects(target, schemas);
+  const TargetEffects& effects = plan.effects;
+  if (effects.action != Action::Schema) {
+    plan.all = effects.action != Action::FunctionalHigherOrder;
     return plan;
   }
-  plan.schema = schema;
-  plan.aliased.assign(schema->arguments.size(), false);
-  plan.tupleSize = schema->returns.size() > 1 ? schema->returns.size() : 0;
-  for (size_t i = 0; i < schema->returns.size(); ++i) {
-    if (!schema->returns[i].isTensorLike() || schema->returnIsFresh(i))
-      continue;
-    std::optional<size_t> argument = schema->returnAliasesArgument(i);
-    if (!argument) {
+  plan.aliased.assign(effects.schema->arguments.size(), false);
+  if (effects.shape == TargetEffects::Shape::Tuple)
+    plan.tupleSize = effects.returns.size();
+  for (const Return& ret : effects.returns) {
+    if (ret.kind == Return::Kind::Unknown)
       plan.all = true;
-      return plan;
-    }
-    plan.aliased[*argument] = true;
+    else if (ret.kind == Return::Kind::AliasesArgument)
+      plan.aliased[ret.argument] = true;
   }
   return plan;
 }
@@ -232,7 +218,7 @@ private:
     const AliasPlan& plan = planOf(source_.target(container));
     // Ops without a usable schema, or called with an argument theirs lacks, are unknown:
     // their value is a list.
-    if (plan.all || plan.tupleSize == 0 || lacksParameter(*plan.schema, argumentsOf(container)))
+    if (plan.all || plan.tupleSize == 0 || lacksParameter(*plan.schema(), argumentsOf(container)))
       return true;
     return tupleElement(plan, a) == tupleElement(plan, b);
   }
@@ -254,11 +240,10 @@ private:
     if (isGetItem(node))
       return !constantIndex(argumentsOf(node));
     const AliasPlan& plan = planOf(source_.target(node));
-    if (plan.all || !plan.schema)
+    if (plan.all || !plan.schema())
       return true;
-    const OpSchema& schema = *plan.schema;
-    return schema.returns.size() != 1 || schema.returns[0].type.isList() ||
-           lacksParameter(schema, argumentsOf(node));
+    return plan.effects.shape != TargetEffects::Shape::One ||
+           lacksParameter(*plan.schema(), argumentsOf(node));
   }
 
   /// The getitems of `container`'s tuple whose index is out of its range: AliasAnalysis ties
@@ -310,7 +295,7 @@ private:
   const AliasPlan& planOf(const Target* target) {
     auto [entry, added] = plans_.try_emplace(target);
     if (added)
-      entry->second = makePlan(target, schemas_);
+      entry->second = makePlan(*target, schemas_);
     return entry->second;
   }
 
@@ -339,13 +324,13 @@ private:
     if (isGetItem(node))
       return forEachAliasedOfElement(argumentsOf(node), fn);
     const AliasPlan& plan = planOf(source_.target(node));
-    if (!plan.all && !plan.schema)
+    if (!plan.all && !plan.schema())
       return;
     const Arguments& arguments = argumentsOf(node);
-    if (plan.all || lacksParameter(*plan.schema, arguments))
+    if (plan.all || lacksParameter(*plan.schema(), arguments))
       return arguments.forEachNode(fn);
     for (size_t i = 0; i < plan.aliased.size(); ++i)
-      if (plan.aliased[i] && !forEachFilling(*plan.schema, arguments, i, fn))
+      if (plan.aliased[i] && !forEachFilling(*plan.schema(), arguments, i, fn))
         return arguments.forEachNode(fn);
   }
 
@@ -384,10 +369,10 @@ private:
       fn(container);
       return argumentsOf(container).forEachNode(fn);
     }
-    if (!plan.schema) // a functional higher-order op: fresh elements
+    if (!plan.schema()) // a functional higher-order op: fresh elements
       return;
-    const OpSchema& schema = *plan.schema;
-    bool list = schema.returns.size() == 1 && schema.returns[0].type.isList();
+    const OpSchema& schema = *plan.schema();
+    bool list = plan.effects.shape == TargetEffects::Shape::List;
     if (!list && plan.tupleSize == 0) {
       fn(container);
       return;
@@ -396,11 +381,10 @@ private:
     if (lacksParameter(schema, containerArguments) || outsideTuple(plan, index))
       return containerArguments.forEachNode(fn);
     size_t returned = list ? 0 : static_cast<size_t>(tupleElement(plan, index));
-    if (!schema.returns[returned].isTensorLike() || schema.returnIsFresh(returned))
+    const TargetEffects::Return& ret = plan.effects.returns[returned];
+    if (ret.kind != TargetEffects::Return::Kind::AliasesArgument) // makePlan made Unknown `all`
       return;
-    // makePlan made every aliasing return's argument known (or the plan `all`).
-    size_t parameter = *schema.returnAliasesArgument(returned);
-    if (!forEachFilling(schema, containerArguments, parameter, fn))
+    if (!forEachFilling(schema, containerArguments, ret.argument, fn))
       containerArguments.forEachNode(fn);
   }
 
@@ -431,128 +415,6 @@ bool cloneLayoutsAreStated(const Graph& graph) {
                         node->type().tensor->storageOffset.has_value());
   });
   return stated;
-}
-
-// --- GraphNeighbourhoodSource ----------------------------------------------------------------
-
-GraphNeighbourhoodSource::GraphNeighbourhoodSource(const Graph& graph) {
-  graph.numberNodes();
-  positionByOrder_.assign(graph.orderBound(), UINT32_MAX);
-  for (const Node* node : graph) {
-    positionByOrder_[node->order()] = static_cast<uint32_t>(nodes_.size());
-    nodes_.push_back(node);
-  }
-}
-
-void GraphNeighbourhoodSource::arguments(uint32_t position, Arguments& out) {
-  out.arguments.clear();
-  out.nested.clear();
-  const Node* node = nodes_[position];
-  auto add = [&](const Arg& value, uint32_t index, std::string_view keyword) {
-    Argument& argument = out.arguments.emplace_back();
-    argument.position = index;
-    argument.keyword = keyword;
-    if (value.isNode()) {
-      argument.value = Argument::Value::Node;
-      argument.node = positionByOrder_[value.node()->order()];
-    } else if (value.kind == ArgKind::None) {
-      argument.value = Argument::Value::None;
-    } else if (value.kind == ArgKind::Int) {
-      argument.value = Argument::Value::Int;
-      argument.integer = value.integer;
-    } else {
-      value.forEachNode(
-          [&](const Node* nested) { out.nested.push_back(positionByOrder_[nested->order()]); });
-    }
-  };
-  for (size_t i = 0; i < node->args().size(); ++i)
-    add(node->args()[i], static_cast<uint32_t>(i), {});
-  for (const KwArg& kwarg : node->kwargs())
-    add(kwarg.value, Argument::kKeyword, kwarg.name);
-}
-
-void GraphNeighbourhoodSource::users(uint32_t position, std::vector<uint32_t>& out) {
-  out.clear();
-  for (const Node* user : nodes_[position]->users())
-    out.push_back(positionByOrder_[user->order()]);
-}
-
-// --- copyCloneNeighbourhood ------------------------------------------------------------------
-
-namespace {
-
-Arg copyArg(Graph& graph, const Arg& value, const std::vector<Node*>& copies,
-            const std::vector<uint32_t>& positionByOrder) {
-  if (value.isNode()) {
-    Node* copy = copies[positionByOrder[value.node()->order()]];
-    assert(copy && "the selection gives every referenced node a role");
-    return graph.nodeArg(copy);
-  }
-  if (!value.isSequence())
-    return value;
-  Arg out = value;
-  std::span<Arg> elements = graph.context().allocate<Arg>(value.count);
-  for (size_t i = 0; i < elements.size(); ++i)
-    elements[i] = copyArg(graph, value.elements[i], copies, positionByOrder);
-  out.elements = elements.data();
-  return out;
-}
-
-} // namespace
-
-std::unique_ptr<GraphModule> copyCloneNeighbourhood(const GraphModule& module,
-                                                    std::span<const NeighbourhoodRole> roles) {
-  const Graph& whole = module.graph;
-  whole.numberNodes();
-  auto copy = std::make_unique<GraphModule>(whole.context());
-  copy->className = module.className;
-  copy->classBases = module.classBases;
-  Graph& graph = copy->graph;
-  std::vector<uint32_t> positionByOrder(whole.orderBound(), UINT32_MAX);
-  std::vector<Node*> copies;
-  for (const Node* node : whole) {
-    uint32_t position = static_cast<uint32_t>(copies.size());
-    positionByOrder[node->order()] = position;
-    Node* made = nullptr;
-    auto type = [&]() -> const TypeAnnotation* {
-      return node->type().kind == TypeAnnotation::Kind::None ? nullptr : &node->type();
-    };
-    if (roles[position] == NeighbourhoodRole::StandIn) {
-      made = node->isPlaceholder() ? graph.createPlaceholder(node->name(), nullptr)
-                                   : graph.createGetAttr(node->name(), node->name(), nullptr);
-    } else if (roles[position] == NeighbourhoodRole::Imported) {
-      auto copyArgs = [&](std::span<const Arg> values) {
-        std::span<Arg> out = graph.context().allocate<Arg>(values.size());
-        for (size_t i = 0; i < values.size(); ++i)
-          out[i] = copyArg(graph, values[i], copies, positionByOrder);
-        return out;
-      };
-      switch (node->kind()) {
-      case Node::Kind::Placeholder:
-        made = graph.createPlaceholder(node->name(), type(), node->defaultValue());
-        break;
-      case Node::Kind::GetAttr:
-        made = graph.createGetAttr(node->name(), node->attribute(), type());
-        break;
-      case Node::Kind::Output:
-        made = graph.createOutput(copyArg(graph, node->args()[0], copies, positionByOrder));
-        break;
-      case Node::Kind::Call: {
-        std::span<KwArg> kwargs = graph.context().allocate<KwArg>(node->kwargs().size());
-        for (size_t i = 0; i < kwargs.size(); ++i)
-          kwargs[i] = {node->kwargs()[i].name,
-                       copyArg(graph, node->kwargs()[i].value, copies, positionByOrder)};
-        made =
-            graph.createCall(node->name(), node->target(), copyArgs(node->args()), kwargs, type());
-        break;
-      }
-      }
-    }
-    if (made)
-      made->setLine(node->line());
-    copies.push_back(made);
-  }
-  return copy;
 }
 
 } // namespace declone

@@ -27,8 +27,7 @@ WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegis
     return {};
   const Target* target = user->target();
   if (target && target->isHigherOrder()) {
-    if (target->opName == "auto_functionalized" || target->opName == "auto_functionalized_v2" ||
-        target->opName == "triton_kernel_wrapper_functional")
+    if (isFunctionalHigherOrder(*target))
       return {};
     return {true, {}}; // other higher-order ops are assumed to write
   }

@@ -96,15 +96,8 @@ public:
               bool wholeWhenDense = true);
 
 private:
-  struct TargetInfo {
-    Target::Kind kind = Target::Kind::Function;
-    std::string spelling; ///< "torch.ops.aten.clone.default", "operator.getitem"
-  };
+  // Node import (FxImport.cpp).
 
-  /// The target of a call_function node or an operator passed as a value, interned in the
-  /// graph being imported. The first time an operator is seen, its schema joins liveSchemas_
-  /// unless the built-in registry has the same one.
-  const Target* functionTarget(ImportedGraph& imported, py::handle target);
   /// An fx node as the first look at it sees it: what kind of node, and a call's target.
   struct ScannedNode {
     /// Borrowed: the graph holds its nodes for the whole import, which runs no code that could
@@ -130,6 +123,24 @@ private:
   /// The IR node of an fx node of the current import, or nullptr if there is none (yet).
   [[nodiscard]] Node* importedNode(PyObject* fxNode) const;
   class NeighbourhoodReader;
+  /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations),
+  /// and all of them when a consulted one lacks its storage offset and `inferOffsets` is set.
+  void annotateForCloneElimination(Graph& graph, bool inferOffsets);
+  /// Whether `fxNode` keeps its arguments in `_args`/`_kwargs`, the very objects its `args` and
+  /// `kwargs` properties return.
+  [[nodiscard]] bool storesArguments(py::handle fxNode) const;
+
+  // Value conversion (FxValues.cpp).
+
+  struct TargetInfo {
+    Target::Kind kind = Target::Kind::Function;
+    std::string spelling; ///< "torch.ops.aten.clone.default", "operator.getitem"
+  };
+
+  /// The target of a call_function node or an operator passed as a value, interned in the
+  /// graph being imported. The first time an operator is seen, its schema joins liveSchemas_
+  /// unless the built-in registry has the same one.
+  const Target* functionTarget(ImportedGraph& imported, py::handle target);
   Arg convertArg(ImportedGraph& imported, py::handle value, int depth);
   /// `cloneOf`: for a clone whose input's annotation is known (from a live tensor), that
   /// annotation, whose dtype, sizes and device the clone shares; only its strides and offset
@@ -147,9 +158,6 @@ private:
     }
   };
   MetaValue metaValue(py::handle meta);
-  /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations),
-  /// and all of them when a consulted one lacks its storage offset and `inferOffsets` is set.
-  void annotateForCloneElimination(Graph& graph, bool inferOffsets);
   /// Appends the Python value of one size, stride or offset (int or SymInt) as a SymExpr;
   /// false if it cannot be read.
   bool appendSymValue(Context& context, py::handle value, std::vector<SymExpr>& out);
@@ -158,10 +166,6 @@ private:
   std::string_view saveRepr(Context& context, py::handle value);
   /// str(tensor.device), saved in `context`.
   std::string_view deviceSpelling(Context& context, py::handle tensor);
-
-  /// Whether `fxNode` keeps its arguments in `_args`/`_kwargs`, the very objects its `args` and
-  /// `kwargs` properties return.
-  [[nodiscard]] bool storesArguments(py::handle fxNode) const;
   /// Records op._schema where it differs from (or is missing in) the built-in registry.
   void learnSchema(py::handle op);
 

@@ -1,6 +1,7 @@
 """declone.fx.CloneEliminationPass (callable, uuid) and the Remark objects."""
 
 import copy
+import operator
 import os
 import re
 import subprocess
@@ -266,6 +267,32 @@ def test_neighbourhood_import_leaves_out_what_no_decision_depends_on():
         other = "vllm" if mode == "safe" else "safe"
         with pytest.raises(ValueError, match="neighbourhood of the other mode"):
             imported.eliminate_clones([], other)
+
+
+def test_neighbourhood_import_counts_negative_getitem_indices_from_the_end():
+    """`max_1[-2]` is `max_1[0]`, the clone's source, as Python counts: the write through it is
+    read with the neighbourhood, which decides as the whole graph."""
+    def f(x):
+        values, indices = torch.max(x * 2, 0)
+        return values.clone(), indices * 2
+    gm = trace(f, torch.randn(4, 4))
+    graph = gm.graph
+    max_node = next(n for n in graph.nodes if n.target is torch.ops.aten.max.dim)
+    clone = next(n for n in graph.nodes if n.target is torch.ops.aten.clone.default)
+    output = next(n for n in graph.nodes if n.op == "output")
+    with graph.inserting_after(clone):
+        element = graph.call_function(operator.getitem, (max_node, -2))
+    with graph.inserting_after(element):
+        write = graph.call_function(torch.ops.aten.add_.Tensor, (element, 1))
+    element.meta["val"] = write.meta["val"] = clone.args[0].meta["val"]
+    output.args = ((*output.args[0], write),)
+    graph.lint()
+    for mode in ("safe", "vllm"):
+        imported = declone.fx._IMPORTER.import_graph(
+            graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+        if mode == "safe":
+            assert "torch.ops.aten.add_.Tensor" in imported.text()
+        assert _decisions(imported, mode) == _decisions(declone.fx._import(graph, False), mode)
 
 
 def test_remarks_are_the_core_remark_type():

@@ -1,6 +1,7 @@
 // Tests' check that clone elimination decides on a clone neighbourhood as on the whole graph.
 #pragma once
 
+#include "GraphNeighbourhood.h"
 #include "declone/analysis/LayoutAnalysis.h"
 #include "declone/transforms/CloneElimination.h"
 #include "declone/transforms/CloneNeighbourhood.h"

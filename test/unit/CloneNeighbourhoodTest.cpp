@@ -111,6 +111,36 @@ TEST(CloneNeighbourhood, FreshTupleElementNeedsItsContainerButNotItsSiblings) {
   EXPECT_EQ(roles["mul"], NeighbourhoodRole::StandIn);
 }
 
+TEST(CloneNeighbourhood, NegativeIndexCountsFromTheEnd) {
+  // max_1[-2] is max_1[0], the clone's source, as Python counts: the write through it must be
+  // in the neighbourhood, and max_1[-1] (the other element) needs nothing more than its
+  // container.
+  auto text = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
+        max_1 = torch.ops.aten.max.dim(arg0_1, 0)
+        getitem: "f32[4][1]cpu" = max_1[0]
+        getitem_1: "f32[4][1]cpu" = max_1[-2]
+        getitem_2: "i64[4][1]cpu" = max_1[1]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem)
+        add_: "f32[4][1]cpu" = torch.ops.aten.add_.Tensor(getitem_1, 1)
+        mul: "i64[4][1]cpu" = torch.ops.aten.mul.Tensor(getitem_2, 2)
+        return (clone, add_, mul)
+)";
+  auto file = parseOrFail(text);
+  ASSERT_TRUE(file);
+  std::map<std::string, NeighbourhoodRole> roles = rolesOf(*file, CloneEliminationMode::Safe);
+  EXPECT_EQ(roles["getitem_1"], NeighbourhoodRole::Imported);
+  EXPECT_EQ(roles["add_"], NeighbourhoodRole::Imported);
+  EXPECT_EQ(roles["getitem_2"], NeighbourhoodRole::Absent);
+  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+    auto fresh = parseOrFail(text);
+    ASSERT_TRUE(fresh);
+    NeighbourhoodCheck check = checkNeighbourhood(*fresh->modules.front(), mode);
+    ASSERT_TRUE(check.checked);
+    EXPECT_EQ(check.difference, "");
+  }
+}
+
 /// A graph whose neighbourhood the closure must get right, and the safe mode's remark on it.
 struct ClosureCase {
   const char* name;

@@ -20,6 +20,46 @@ namespace declone {
 /// return fresh tensors.
 [[nodiscard]] bool isFunctionalHigherOrder(const Target& target);
 
+/// What a call's target settles for every call of it, before the call's arguments are bound:
+/// the schema lookup, the wildcard check, which arguments are written or only viewed, how each
+/// return relates to the arguments, and corrections where kernels do not do what the schema
+/// says. The one statement of the effect rules: EffectAnalysis analyzes each call with it, and
+/// the Python importer's clone-neighbourhood selection chooses what to read by it.
+struct TargetEffects {
+  enum class Action : uint8_t {
+    FunctionalHigherOrder, ///< reads its tensors, returns fresh copies (a list)
+    Unknown,  ///< may read and write every tensor argument; results may alias any (`reason`)
+    Schema,   ///< as `schema`, `argumentFlags` and `returns` say
+    GetItem,  ///< operator.getitem: an element of its container
+    Function, ///< another Python function; unknown (`reason`) on tensor arguments
+  };
+  /// How the call's value is shaped, for Action::Schema.
+  enum class Shape : uint8_t {
+    One,   ///< one value: returns[0]
+    List,  ///< a list whose every element is as returns[0] says
+    Tuple, ///< a tuple whose element i is as returns[i] says
+  };
+  /// How return i relates to the arguments.
+  struct Return {
+    enum class Kind : uint8_t { NotTensor, Fresh, Unknown, AliasesArgument };
+    Kind kind = Kind::Unknown;
+    uint32_t argument = 0; ///< for AliasesArgument: the schema argument it is a view of
+  };
+  static constexpr uint8_t kWrite = 1; ///< argument flag: written (declared or not)
+  static constexpr uint8_t kView = 2;  ///< argument flag: not written, only lends storage
+  Action action = Action::Unknown;
+  std::string reason; ///< why the effects are unknown, for remarks
+  const OpSchema* schema = nullptr;
+  Shape shape = Shape::One;
+  /// Some return aliases an argument: calls must record which node fills each argument.
+  bool bindsArguments = false;
+  std::vector<uint8_t> argumentFlags; ///< by schema argument
+  std::vector<Return> returns;
+};
+
+/// The effects every call of `target` has (see TargetEffects).
+[[nodiscard]] TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas);
+
 /// How a value (or one output of a multi-output node) relates to the node's tensor inputs.
 struct OutputAlias {
   enum class Kind : uint8_t {
@@ -151,39 +191,8 @@ private:
     uint32_t begin;
     uint32_t count;
   };
-  /// What a call's target settles for every node that calls it, worked out once per target:
-  /// the schema lookup, the wildcard check, which arguments are written or only viewed, how
-  /// each return relates to the arguments, and the reason text of unknown effects. A graph has
-  /// a few dozen targets and a million calls, so per-node string comparisons and schema walks
-  /// were most of the analysis's time.
-  struct TargetPlan {
-    enum class Action : uint8_t {
-      FunctionalHigherOrder, ///< reads its tensors, returns fresh copies (a list)
-      Unknown,               ///< makeUnknown with `reason`
-      Schema,                ///< analyzeOpCall with `schema`
-      GetItem,               ///< operator.getitem
-      Function,              ///< another Python function; unknown (`reason`) on tensors
-    };
-    /// How return i relates to the arguments, before the node's arguments are bound.
-    struct Return {
-      enum class Kind : uint8_t { NotTensor, Fresh, Unknown, AliasesArgument };
-      Kind kind = Kind::Unknown;
-      uint32_t argument = 0; ///< for AliasesArgument
-    };
-    static constexpr uint8_t kWrite = 1; ///< argument flag: written (declared or not)
-    static constexpr uint8_t kView = 2;  ///< argument flag: not written, only lends storage
-    Action action = Action::Unknown;
-    std::string reason;
-    const OpSchema* schema = nullptr;
-    bool waitTensor = false; ///< _c10d_functional.wait_tensor
-    /// Some return aliases an argument: calls must record which node fills each argument.
-    bool bindsArguments = false;
-    std::vector<uint8_t> argumentFlags;
-    std::vector<Return> returns;
-  };
-
   void analyzeCall(const Node* node, Scratch& effects);
-  void analyzeOpCall(const Node* node, const TargetPlan& plan, Scratch& effects);
+  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
   void analyzeGetItem(const Node* node, Scratch& effects);
   /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
   void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
@@ -192,15 +201,15 @@ private:
   void store(const Node* node, Scratch& effects);
   [[nodiscard]] const OutputRange* outputRange(const Node* node) const;
 
-  /// The plan of a target; targets are interned, so a pointer identifies one.
-  const TargetPlan& plan(const Target& target);
-  TargetPlan makePlan(const Target& target);
+  /// The effects of a target, worked out once: a graph has a few dozen targets and a million
+  /// calls. Targets are interned, so a pointer identifies one.
+  const TargetEffects& plan(const Target& target);
 
   const SchemaRegistry& registry_;
   /// Node-based, so plans (and the reasons views point into) stay put as targets are added.
-  std::unordered_map<const Target*, TargetPlan> plans_;
+  std::unordered_map<const Target*, TargetEffects> plans_;
   const Target* lastTarget_ = nullptr;
-  const TargetPlan* lastPlan_ = nullptr;
+  const TargetEffects* lastPlan_ = nullptr;
   std::vector<const Arg*> bound_; ///< analyzeOpCall's argument binding, reused
   std::vector<Packed> packed_;
   std::vector<NodeEffects::Access> accessPool_;

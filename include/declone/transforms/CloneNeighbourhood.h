@@ -6,16 +6,13 @@
 #include "declone/transforms/CloneElimination.h"
 
 #include <cstdint>
-#include <memory>
-#include <span>
 #include <string_view>
 #include <vector>
 
 namespace declone {
 
 /// A graph the selection reads node by node, by position in program order. An importer of live
-/// graphs answers from the live graph and so reads only the nodes the selection asks about;
-/// GraphNeighbourhoodSource answers from a graph already in memory.
+/// graphs answers from the live graph and so reads only the nodes the selection asks about.
 class NeighbourhoodSource {
 public:
   /// One argument of a call, positional (`position`) or keyword (`keyword`).
@@ -73,9 +70,10 @@ enum class NeighbourhoodRole : uint8_t {
 
 /// The nodes clone elimination in `mode` decides by, each with its role.
 /// - Safe: the clones, their sources, and every value that may share storage with one of them,
-///   closed over views, in-place results, getitem and op schemas, and conservatively over ops
-///   without a usable schema (their results may alias every argument); every node that
-///   references such a value (so every read, write and return of those storages).
+///   closed over what EffectAnalysis's rules (targetEffects) say a call's values alias: views,
+///   in-place results, getitem, and conservatively every argument of a call with unknown
+///   effects; every node that references such a value (so every read, write and return of
+///   those storages).
 /// - Vllm: the clones, their sources and their direct users, which is all vLLM's rules look at.
 /// In both, the output, every placeholder, the containers that imported getitems take apart,
 /// and stand-ins for the other values imported nodes refer to.
@@ -102,31 +100,5 @@ template <class Fn> void forEachCloneAndSource(const Graph& graph, Fn&& fn) {
 /// Every aten.clone and clone source in `graph` that carries a tensor annotation has a storage
 /// offset in it: the condition under which deciding on the neighbourhood is exact.
 [[nodiscard]] bool cloneLayoutsAreStated(const Graph& graph);
-
-/// A NeighbourhoodSource over a graph in memory (Graph::numberNodes() must be current).
-/// Positions are the nodes' places in program order.
-class GraphNeighbourhoodSource final : public NeighbourhoodSource {
-public:
-  explicit GraphNeighbourhoodSource(const Graph& graph);
-  [[nodiscard]] uint32_t size() const override { return static_cast<uint32_t>(nodes_.size()); }
-  [[nodiscard]] Node::Kind kind(uint32_t node) const override { return nodes_[node]->kind(); }
-  [[nodiscard]] const Target* target(uint32_t node) const override {
-    return nodes_[node]->target();
-  }
-  void arguments(uint32_t node, Arguments& out) override;
-  void users(uint32_t node, std::vector<uint32_t>& out) override;
-  [[nodiscard]] const Node* node(uint32_t position) const { return nodes_[position]; }
-
-private:
-  std::vector<const Node*> nodes_;
-  std::vector<uint32_t> positionByOrder_;
-};
-
-/// Builds, in `module`'s Context, the graph an importer builds from `roles` (which
-/// selectCloneNeighbourhood chose for `module`'s graph through a GraphNeighbourhoodSource):
-/// imported nodes copied with their arguments, annotations and lines, stand-ins as described
-/// above. What tests compare the whole graph's decisions with.
-[[nodiscard]] std::unique_ptr<GraphModule>
-copyCloneNeighbourhood(const GraphModule& module, std::span<const NeighbourhoodRole> roles);
 
 } // namespace declone
