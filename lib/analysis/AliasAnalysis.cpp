@@ -1,143 +1,185 @@
 // Union-find over tensor values into storages, then per-storage event lists in program order.
 #include "declone/analysis/AliasAnalysis.h"
 
+#include "declone/support/OpenTable.h"
+
 #include <algorithm>
-#include <bit>
 #include <numeric>
 
 namespace declone {
 
-size_t AliasAnalysis::SlotMap::home(uint64_t key) const {
-  // Fibonacci hashing: the top bits of the product depend on every bit of the key.
-  return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
-}
+/// Builds an AliasAnalysis's results; holds what only construction needs.
+class AliasAnalysis::Builder {
+public:
+  Builder(AliasAnalysis& result, const EffectAnalysis& effects)
+      : result_(result), effects_(effects) {}
 
-uint32_t* AliasAnalysis::SlotMap::find(uint64_t key) {
-  if (entries_.empty())
-    return nullptr;
-  for (size_t at = home(key);; at = (at + 1) & (entries_.size() - 1)) {
-    if (entries_[at].key == key)
-      return &entries_[at].value;
-    if (entries_[at].key == kEmpty)
-      return nullptr;
+  void build(const Graph& graph, const std::vector<bool>& donated,
+             const std::span<const Node* const>* wanted);
+
+private:
+  /// uint64 -> uint32, for the few tuple elements getitem takes apart. The key is stored plus
+  /// one, so that an all-zero slot is empty.
+  struct SlotEntry {
+    uint64_t keyPlusOne;
+    uint32_t value;
+  };
+  struct SlotTraits {
+    using Slot = SlotEntry;
+    bool isEmpty(const Slot& slot) const { return slot.keyPlusOne == 0; }
+    uint64_t hash(const Slot& slot) const { return slotHash(slot.keyPlusOne - 1); }
+    bool matches(const Slot& slot, uint64_t key, uint64_t) const {
+      return slot.keyPlusOne == key + 1;
+    }
+  };
+  using SlotMap = OpenTable<SlotTraits>;
+  static uint64_t slotHash(uint64_t key) {
+    // Fibonacci hashing, folded so that the low bits the table uses depend on every bit.
+    uint64_t product = key * 0x9E3779B97F4A7C15ull;
+    return product ^ (product >> 32);
   }
-}
-
-void AliasAnalysis::SlotMap::insert(uint64_t key, uint32_t value) {
-  if (2 * (size_ + 1) > entries_.size()) { // keep the load at most 1/2
-    std::vector<Entry> old = std::move(entries_);
-    entries_.assign(std::max<size_t>(16, 2 * old.size()), Entry{});
-    shift_ = 64 - std::countr_zero(entries_.size());
-    size_ = 0;
-    for (const Entry& entry : old)
-      if (entry.key != kEmpty)
-        insert(entry.key, entry.value);
+  static void insertSlot(SlotMap& map, uint64_t key, uint32_t value) {
+    map.insertOrFind(key, slotHash(key), [&] { return SlotEntry{key + 1, value}; });
   }
-  size_t at = home(key);
-  while (entries_[at].key != kEmpty)
-    at = (at + 1) & (entries_.size() - 1);
-  entries_[at] = {key, value};
-  ++size_;
-}
+  /// One storage of a multi-output node's elements. The elements of one node form a circular
+  /// list; slotHeads_ holds the newest, whose `next` is the oldest.
+  struct SlotLink {
+    StorageId storage;
+    uint32_t next;
+  };
+  /// The slot key of the element of unknown position (no index is this large).
+  static constexpr uint32_t kAnyElement = UINT32_MAX;
 
-AliasAnalysis::StorageId AliasAnalysis::find(StorageId id) {
-  while (parent_[id] != id) {
-    parent_[id] = parent_[parent_[id]];
-    id = parent_[id];
+  /// Calls fn for the value's own storage and, for a tuple taken apart by getitem, for the
+  /// storages of its elements.
+  template <class Fn> void forEachStorageOf(const Node* value, Fn&& fn) {
+    StorageId own = result_.valueStorage_[value->order()];
+    if (own != kNoStorage)
+      fn(own);
+    if (hasSlots_[value->order()])
+      forEachElementStorage(value, fn);
   }
-  return id;
-}
+  /// Calls fn for the storages of the elements of a tuple getitem took apart (there are some).
+  template <class Fn> void forEachElementStorage(const Node* value, Fn&& fn) {
+    // In the order the elements were first taken apart.
+    uint32_t newest = slotHeads_.find(value->order(), slotHash(value->order()))->value;
+    uint32_t link = newest;
+    do {
+      link = slotLinks_[link].next;
+      fn(slotLinks_[link].storage);
+    } while (link != newest);
+  }
 
-void AliasAnalysis::unite(StorageId a, StorageId b) {
-  a = find(a);
-  b = find(b);
-  if (a == b)
-    return;
-  // Keep the older storage as the representative so its root is the earliest member.
-  if (a > b)
-    std::swap(a, b);
-  parent_[b] = a;
-}
+  StorageId find(StorageId id) {
+    while (parent_[id] != id) {
+      parent_[id] = parent_[parent_[id]];
+      id = parent_[id];
+    }
+    return id;
+  }
 
-AliasAnalysis::StorageId AliasAnalysis::newStorage(const Node* root) {
-  StorageId id = static_cast<StorageId>(parent_.size());
-  parent_.push_back(id);
-  roots_.push_back(root);
-  return id;
-}
+  void unite(StorageId a, StorageId b) {
+    a = find(a);
+    b = find(b);
+    if (a == b)
+      return;
+    // Keep the older storage as the representative so its root is the earliest member.
+    if (a > b)
+      std::swap(a, b);
+    parent_[b] = a;
+  }
 
-AliasAnalysis::StorageId
-AliasAnalysis::storageFor(const OutputAlias& relation, const Node* value,
-                          std::span<const NodeEffects::Access> producerInputs) {
-  switch (relation.kind) {
-  case OutputAlias::Kind::NotTensor:
+  StorageId newStorage(const Node* root) {
+    StorageId id = static_cast<StorageId>(parent_.size());
+    parent_.push_back(id);
+    roots_.push_back(root);
+    return id;
+  }
+
+  StorageId storageFor(const OutputAlias& relation, const Node* value,
+                       std::span<const NodeEffects::Access> producerInputs) {
+    switch (relation.kind) {
+    case OutputAlias::Kind::NotTensor:
+      return kNoStorage;
+    case OutputAlias::Kind::Fresh:
+      return newStorage(value);
+    case OutputAlias::Kind::Aliases: {
+      StorageId storage = result_.valueStorage_[relation.input->order()];
+      return storage == kNoStorage ? newStorage(value) : storage;
+    }
+    case OutputAlias::Kind::Unknown: {
+      // May alias any input: one storage with all of them.
+      StorageId storage = newStorage(value);
+      for (const NodeEffects::Access& access : producerInputs)
+        forEachStorageOf(access.value(), [&](StorageId input) { unite(storage, input); });
+      return storage;
+    }
+    }
     return kNoStorage;
-  case OutputAlias::Kind::Fresh:
-    return newStorage(value);
-  case OutputAlias::Kind::Aliases: {
-    StorageId storage = valueStorage_[relation.input->order()];
-    return storage == kNoStorage ? newStorage(value) : storage;
   }
-  case OutputAlias::Kind::Unknown: {
-    // May alias any input: one storage with all of them.
-    StorageId storage = newStorage(value);
-    for (const NodeEffects::Access& access : producerInputs)
-      forEachStorageOf(access.value(), [&](StorageId input) { unite(storage, input); });
-    return storage;
-  }
-  }
-  return kNoStorage;
-}
 
-AliasAnalysis::StorageId AliasAnalysis::slotStorage(const Node* container,
-                                                    std::optional<size_t> index,
-                                                    const Node* getitem) {
-  uint64_t slots = uint64_t(container->order()) << 32;
-  uint64_t key = slots | (index ? uint32_t(*index) : kAnyElement);
-  if (const uint32_t* found = slots_.find(key))
-    return *found;
-  StorageId storage = storageFor(effects_.output(container, index.value_or(0)), getitem,
-                                 effects_.accesses(container));
-  slots_.insert(key, storage);
-  if (storage == kNoStorage)
+  /// The storage of element `index` of a multi-output node; with no index, of an element of a
+  /// list whose position is unknown (a negative index), which every element is tied to.
+  StorageId slotStorage(const Node* container, std::optional<size_t> index, const Node* getitem) {
+    uint64_t slots = uint64_t(container->order()) << 32;
+    uint64_t key = slots | (index ? uint32_t(*index) : kAnyElement);
+    if (const SlotEntry* found = slots_.find(key, slotHash(key)))
+      return found->value;
+    StorageId storage = storageFor(effects_.output(container, index.value_or(0)), getitem,
+                                   effects_.accesses(container));
+    insertSlot(slots_, key, storage);
+    if (storage == kNoStorage)
+      return storage;
+    // An element whose position is unknown may be any other element, taken apart before or after.
+    if (!index) {
+      if (hasSlots_[container->order()])
+        forEachElementStorage(container, [&](StorageId element) { unite(storage, element); });
+    } else if (const SlotEntry* any =
+                   slots_.find(slots | kAnyElement, slotHash(slots | kAnyElement));
+               any && any->value != kNoStorage) {
+      unite(storage, any->value);
+    }
+    auto link = static_cast<uint32_t>(slotLinks_.size());
+    if (SlotEntry* newest = slotHeads_.find(container->order(), slotHash(container->order()))) {
+      slotLinks_.push_back({storage, slotLinks_[newest->value].next});
+      slotLinks_[newest->value].next = link;
+      newest->value = link;
+    } else {
+      slotLinks_.push_back({storage, link});
+      insertSlot(slotHeads_, container->order(), link);
+    }
+    hasSlots_[container->order()] = true;
     return storage;
-  // An element whose position is unknown may be any other element, taken apart before or after.
-  if (!index) {
-    if (hasSlots_[container->order()])
-      forEachElementStorage(container, [&](StorageId element) { unite(storage, element); });
-  } else if (const uint32_t* any = slots_.find(slots | kAnyElement); any && *any != kNoStorage) {
-    unite(storage, *any);
   }
-  auto link = static_cast<uint32_t>(slotLinks_.size());
-  if (uint32_t* newest = slotHeads_.find(container->order())) {
-    slotLinks_.push_back({storage, slotLinks_[*newest].next});
-    slotLinks_[*newest].next = link;
-    *newest = link;
-  } else {
-    slotLinks_.push_back({storage, link});
-    slotHeads_.insert(container->order(), link);
-  }
-  hasSlots_[container->order()] = true;
-  return storage;
+
+  AliasAnalysis& result_;
+  const EffectAnalysis& effects_;
+  std::vector<StorageId> parent_;
+  std::vector<const Node*> roots_;
+  /// Storages of the elements of multi-output nodes that getitem took apart:
+  /// (container order << 32 | index) -> storage, and container order -> its newest SlotLink.
+  SlotMap slots_;
+  SlotMap slotHeads_;
+  std::vector<SlotLink> slotLinks_;
+  std::vector<bool> hasSlots_; ///< by order: slotHeads_ has an entry
+};
+
+AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
+                             const std::vector<bool>& donated) {
+  Builder(*this, effects).build(graph, donated, nullptr);
 }
 
 AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
-                             const std::vector<bool>& donated)
-    : effects_(effects) {
-  build(graph, donated, nullptr);
+                             const std::vector<bool>& donated,
+                             std::span<const Node* const> wanted) {
+  Builder(*this, effects).build(graph, donated, &wanted);
 }
 
-AliasAnalysis::AliasAnalysis(const Graph& graph, const EffectAnalysis& effects,
-                             const std::vector<bool>& donated, std::span<const Node* const> wanted)
-    : effects_(effects) {
-  build(graph, donated, &wanted);
-}
-
-void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
-                          const std::span<const Node* const>* wanted) {
+void AliasAnalysis::Builder::build(const Graph& graph, const std::vector<bool>& donated,
+                                   const std::span<const Node* const>* wanted) {
   const EffectAnalysis& effects = effects_;
   graph.numberNodes();
-  valueStorage_.assign(graph.orderBound(), kNoStorage);
+  result_.valueStorage_.assign(graph.orderBound(), kNoStorage);
   hasSlots_.assign(graph.orderBound(), false);
 
   // 1. Which values share a storage.
@@ -155,11 +197,12 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
         effects.hasOutputs(node->args()[0].node()) && node->args()[1].kind == ArgKind::Int &&
         node->target()->isOperator("getitem")) {
       const Node* container = node->args()[0].node();
-      valueStorage_[node->order()] =
+      result_.valueStorage_[node->order()] =
           slotStorage(container, effects.elementIndex(container, node->args()[1].integer), node);
       continue;
     }
-    valueStorage_[node->order()] = storageFor(effects.result(node), node, effects.accesses(node));
+    result_.valueStorage_[node->order()] =
+        storageFor(effects.result(node), node, effects.accesses(node));
   }
 
   // 2. Dense ids for the classes: first those of the wanted values (all, without `wanted`),
@@ -171,7 +214,7 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
   if (wanted) {
     recordedClass.assign(parent_.size(), false);
     for (const Node* value : *wanted)
-      if (StorageId storage = valueStorage_[value->order()]; storage != kNoStorage)
+      if (StorageId storage = result_.valueStorage_[value->order()]; storage != kNoStorage)
         recordedClass[find(storage)] = true;
   }
   StorageId numRecorded = 0;
@@ -182,8 +225,8 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
       numRecorded += !wanted || recordedClass[id];
     }
   }
-  numStorages_ = numClasses;
-  infos_.resize(numRecorded);
+  result_.numStorages_ = numClasses;
+  result_.infos_.resize(numRecorded);
   StorageId nextRecorded = 0;
   StorageId nextOther = numRecorded;
   for (StorageId id = 0; id < parent_.size(); ++id) {
@@ -191,7 +234,7 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
     if (parent != id) {
       parent_[id] = parent_[parent];
     } else if (!wanted || recordedClass[id]) {
-      infos_[nextRecorded].root = roots_[id];
+      result_.infos_[nextRecorded].root = roots_[id];
       parent_[id] = nextRecorded++;
     } else {
       parent_[id] = nextOther++;
@@ -200,7 +243,7 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
   recordedClass = {};
   const std::vector<StorageId>& dense = parent_;
   roots_ = {};
-  for (StorageId& storage : valueStorage_)
+  for (StorageId& storage : result_.valueStorage_)
     if (storage != kNoStorage)
       storage = dense[storage];
   for (SlotLink& link : slotLinks_)
@@ -209,32 +252,32 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
   // (slots_ still holds pre-dense ids; only slotLinks_ is read from here on.)
   auto isRecorded = [&](StorageId storage) { return storage < numRecorded; };
 
-  std::vector<bool> allDonated(infos_.size(), true);
+  std::vector<bool> allDonated(result_.infos_.size(), true);
   for (size_t i = 0; i < placeholders.size(); ++i) {
-    StorageId storage = valueStorage_[placeholders[i]->order()];
+    StorageId storage = result_.valueStorage_[placeholders[i]->order()];
     if (storage == kNoStorage || !isRecorded(storage))
       continue;
-    infos_[storage].graphInput = true;
+    result_.infos_[storage].graphInput = true;
     allDonated[storage] = allDonated[storage] && i < donated.size() && donated[i];
   }
-  for (StorageId storage = 0; storage < infos_.size(); ++storage)
-    infos_[storage].donated = infos_[storage].graphInput && allDonated[storage];
+  for (StorageId storage = 0; storage < result_.infos_.size(); ++storage)
+    result_.infos_[storage].donated = result_.infos_[storage].graphInput && allDonated[storage];
   allDonated = {};
 
   // 3. Events, grouped by storage in program order: one pass counts them per storage, a second
   // puts each in place (a counting sort without a temporary list of every event). The second
-  // pass advances eventBegin_[s] from the start of s to its end, which is the start of s + 1;
-  // shifting by one place then gives the starts back without a cursor array.
-  // When only some storages are recorded, the first pass also lists the nodes that have
-  // events, and the second visits only those.
+  // pass advances result_.eventBegin_[s] from the start of s to its end, which is the start of s +
+  // 1; shifting by one place then gives the starts back without a cursor array. When only some
+  // storages are recorded, the first pass also lists the nodes that have events, and the second
+  // visits only those.
   bool allRecorded = numRecorded == numClasses;
   std::vector<const Node*> eventNodes;
-  eventBegin_.assign(infos_.size() + 1, 0);
+  result_.eventBegin_.assign(result_.infos_.size() + 1, 0);
   for (const Node* node : graph) {
     if (node->kind() == Node::Kind::GetAttr) {
-      StorageId storage = valueStorage_[node->order()];
+      StorageId storage = result_.valueStorage_[node->order()];
       if (storage != kNoStorage && isRecorded(storage))
-        infos_[storage].attribute = true;
+        result_.infos_[storage].attribute = true;
     }
     std::span<const NodeEffects::Access> accesses = effects.accesses(node);
     if (accesses.empty())
@@ -247,8 +290,8 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
         if (!isRecorded(storage))
           return;
         hasEvents = true;
-        ++eventBegin_[storage + 1];
-        StorageInfo& info = infos_[storage];
+        ++result_.eventBegin_[storage + 1];
+        StorageInfo& info = result_.infos_[storage];
         if (!known && !info.unknownToucher)
           info.unknownToucher = node;
         if (output)
@@ -258,8 +301,9 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
     if (hasEvents && !allRecorded)
       eventNodes.push_back(node);
   }
-  std::partial_sum(eventBegin_.begin(), eventBegin_.end(), eventBegin_.begin());
-  events_.resize(eventBegin_.back());
+  std::partial_sum(result_.eventBegin_.begin(), result_.eventBegin_.end(),
+                   result_.eventBegin_.begin());
+  result_.events_.resize(result_.eventBegin_.back());
   auto placeEvents = [&](const Node* node) {
     for (const NodeEffects::Access& access : effects.accesses(node)) {
       Event::Kind kind = node->isOutput() ? Event::Kind::Return
@@ -267,7 +311,8 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
                                           : Event::Kind::Read;
       forEachStorageOf(access.value(), [&](StorageId storage) {
         if (isRecorded(storage))
-          events_[eventBegin_[storage]++] = {node->order(), kind, node, access.value()};
+          result_.events_[result_.eventBegin_[storage]++] = {node->order(), kind, node,
+                                                             access.value()};
       });
     }
   };
@@ -277,14 +322,9 @@ void AliasAnalysis::build(const Graph& graph, const std::vector<bool>& donated,
   else
     for (const Node* node : eventNodes)
       placeEvents(node);
-  std::copy_backward(eventBegin_.begin(), eventBegin_.end() - 1, eventBegin_.end());
-  eventBegin_[0] = 0;
-
-  // Only construction needs the element storages.
-  slots_ = {};
-  slotHeads_ = {};
-  slotLinks_ = {};
-  hasSlots_ = {};
+  std::copy_backward(result_.eventBegin_.begin(), result_.eventBegin_.end() - 1,
+                     result_.eventBegin_.end());
+  result_.eventBegin_[0] = 0;
 }
 
 } // namespace declone

@@ -173,22 +173,57 @@ size_t EffectAnalysis::countReferences(const Graph& graph) {
   return references;
 }
 
-EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
-    : EffectAnalysis(graph, schemas, countReferences(graph)) {}
+/// Analyzes every node of a graph into an EffectAnalysis; holds what only that needs.
+class EffectAnalysis::Builder {
+public:
+  explicit Builder(EffectAnalysis& result) : result_(result) {}
+  void build(const Graph& graph, size_t references);
 
-EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references)
-    : registry_(schemas) {
+private:
+  /// The effects of the node being analyzed; its buffers are reused from node to node.
+  struct Scratch {
+    bool known = true;
+    /// Why not known: a view of a plan's reason (most reasons depend only on the target), or of
+    /// `ownedReason` when `ownsReason`.
+    std::string_view unknownReason;
+    std::string ownedReason;
+    bool ownsReason = false;
+    std::vector<NodeEffects::Access> accesses;
+    OutputAlias result;
+    std::vector<OutputAlias> outputs;
+    bool listOutput = false;
+  };
+
+  void analyzeCall(const Node* node, Scratch& effects);
+  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
+  void analyzeGetItem(const Node* node, Scratch& effects);
+  /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
+  void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
+  void makeUnknownOwned(const Node* node, Scratch& effects, std::string reason);
+  void addAccess(Scratch& effects, const Node* value, bool write);
+  void store(const Node* node, Scratch& effects);
+  /// The effects of a target, worked out once: a graph has a few dozen targets and calls them
+  /// over and over. Targets are interned, so a pointer identifies one.
+  const TargetEffects& plan(const Target& target);
+
+  EffectAnalysis& result_;
+  const Target* lastTarget_ = nullptr;
+  const TargetEffects* lastPlan_ = nullptr;
+  std::vector<const Arg*> bound_; ///< analyzeOpCall's argument binding, reused
+};
+
+void EffectAnalysis::Builder::build(const Graph& graph, size_t references) {
   graph.numberNodes();
-  packed_.resize(graph.orderBound() + 1);
+  result_.packed_.resize(graph.orderBound() + 1);
   // A node accesses each tensor argument once, so its node references bound its accesses.
   // Reserving that bound once spares the pool's doublings, whose old and new arrays together
-  // were the pass's peak memory on a million-node graph.
-  accessPool_.reserve(references);
+  // would otherwise be the pass's peak memory.
+  result_.accessPool_.reserve(references);
   Scratch effects;
   uint32_t nextOrder = 0; // the first order whose access range has no start yet
   for (const Node* node : graph) {
     for (; nextOrder < node->order(); ++nextOrder) // a gap left by erased nodes: empty
-      packed_[nextOrder].accessBegin = static_cast<uint32_t>(accessPool_.size());
+      result_.packed_[nextOrder].accessBegin = static_cast<uint32_t>(result_.accessPool_.size());
     nextOrder = node->order() + 1;
     effects.known = true;
     effects.unknownReason = {};
@@ -205,7 +240,7 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
       break;
     case Node::Kind::Output:
       node->forEachInput([&](Node* input) {
-        if (isTensor(input))
+        if (result_.isTensor(input))
           addAccess(effects, input, false);
       });
       break;
@@ -218,34 +253,45 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
     }
     store(node, effects);
   }
-  for (; nextOrder < packed_.size(); ++nextOrder)
-    packed_[nextOrder].accessBegin = static_cast<uint32_t>(accessPool_.size());
+  for (; nextOrder < result_.packed_.size(); ++nextOrder)
+    result_.packed_[nextOrder].accessBegin = static_cast<uint32_t>(result_.accessPool_.size());
   // The small pools grew by doubling; give back the slack. The access pool was reserved.
-  outputPool_.shrink_to_fit();
-  outputRanges_.shrink_to_fit();
-  reasons_.shrink_to_fit();
+  result_.outputPool_.shrink_to_fit();
+  result_.outputRanges_.shrink_to_fit();
+  result_.reasons_.shrink_to_fit();
   bound_ = {};
 }
 
-void EffectAnalysis::store(const Node* node, Scratch& effects) {
-  Packed& packed = packed_[node->order()];
+EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas)
+    : EffectAnalysis(graph, schemas, countReferences(graph)) {}
+
+EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references)
+    : registry_(schemas) {
+  Builder(*this).build(graph, references);
+}
+
+void EffectAnalysis::Builder::store(const Node* node, Scratch& effects) {
+  Packed& packed = result_.packed_[node->order()];
   packed.resultKind = effects.result.kind;
   packed.resultInput = effects.result.input;
   packed.listOutput = effects.listOutput;
-  packed.accessBegin = static_cast<uint32_t>(accessPool_.size());
-  accessPool_.insert(accessPool_.end(), effects.accesses.begin(), effects.accesses.end());
+  packed.accessBegin = static_cast<uint32_t>(result_.accessPool_.size());
+  result_.accessPool_.insert(result_.accessPool_.end(), effects.accesses.begin(),
+                             effects.accesses.end());
   if (!effects.outputs.empty()) {
     packed.multiOutput = true;
-    outputRanges_.push_back({node->order(), static_cast<uint32_t>(outputPool_.size()),
-                             static_cast<uint32_t>(effects.outputs.size())});
-    outputPool_.insert(outputPool_.end(), effects.outputs.begin(), effects.outputs.end());
+    result_.outputRanges_.push_back({node->order(),
+                                     static_cast<uint32_t>(result_.outputPool_.size()),
+                                     static_cast<uint32_t>(effects.outputs.size())});
+    result_.outputPool_.insert(result_.outputPool_.end(), effects.outputs.begin(),
+                               effects.outputs.end());
   }
   if (!effects.known) {
     packed.known = false;
     std::string_view reason = effects.unknownReason;
     if (effects.ownsReason)
-      reason = ownedReasons_.emplace_back(std::move(effects.ownedReason));
-    reasons_.emplace_back(node->order(), reason);
+      reason = result_.ownedReasons_.emplace_back(std::move(effects.ownedReason));
+    result_.reasons_.emplace_back(node->order(), reason);
   }
 }
 
@@ -285,13 +331,13 @@ const OpSchema* EffectAnalysis::schema(const Node* node) const {
   return found->second.schema;
 }
 
-const TargetEffects& EffectAnalysis::plan(const Target& target) {
+const TargetEffects& EffectAnalysis::Builder::plan(const Target& target) {
   // Calls of one target often come in runs (a chain of views, a block of adds).
   if (&target == lastTarget_)
     return *lastPlan_;
-  auto found = plans_.find(&target);
-  if (found == plans_.end())
-    found = plans_.emplace(&target, targetEffects(target, registry_)).first;
+  auto found = result_.plans_.find(&target);
+  if (found == result_.plans_.end())
+    found = result_.plans_.emplace(&target, targetEffects(target, result_.registry_)).first;
   lastTarget_ = &target;
   lastPlan_ = &found->second;
   return found->second;
@@ -318,7 +364,7 @@ std::optional<size_t> EffectAnalysis::elementIndex(const Node* node, int64_t ind
   return static_cast<size_t>(index >= -count ? index + count : count);
 }
 
-void EffectAnalysis::addAccess(Scratch& effects, const Node* value, bool write) {
+void EffectAnalysis::Builder::addAccess(Scratch& effects, const Node* value, bool write) {
   for (NodeEffects::Access& access : effects.accesses) {
     if (access.value() == value) {
       if (write)
@@ -329,13 +375,14 @@ void EffectAnalysis::addAccess(Scratch& effects, const Node* value, bool write) 
   effects.accesses.push_back({value, write});
 }
 
-void EffectAnalysis::makeUnknown(const Node* node, Scratch& effects, std::string_view reason) {
+void EffectAnalysis::Builder::makeUnknown(const Node* node, Scratch& effects,
+                                          std::string_view reason) {
   effects.known = false;
   effects.unknownReason = reason;
   effects.ownsReason = false;
   effects.accesses.clear();
   node->forEachInput([&](Node* input) {
-    if (isTensor(input))
+    if (result_.isTensor(input))
       addAccess(effects, input, true);
   });
   effects.result = {OutputAlias::Kind::Unknown, nullptr};
@@ -343,21 +390,22 @@ void EffectAnalysis::makeUnknown(const Node* node, Scratch& effects, std::string
   effects.listOutput = true;
 }
 
-void EffectAnalysis::makeUnknownOwned(const Node* node, Scratch& effects, std::string reason) {
+void EffectAnalysis::Builder::makeUnknownOwned(const Node* node, Scratch& effects,
+                                               std::string reason) {
   makeUnknown(node, effects, {});
   effects.ownedReason = std::move(reason);
   effects.unknownReason = effects.ownedReason;
   effects.ownsReason = true;
 }
 
-void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
+void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
   const TargetEffects& plan = this->plan(*node->target());
   switch (plan.action) {
   case TargetEffects::Action::FunctionalHigherOrder:
     // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
     // values op would have mutated; the tuple is taken apart with getitem.
     node->forEachInput([&](Node* input) {
-      if (isTensor(input))
+      if (result_.isTensor(input))
         addAccess(effects, input, false);
     });
     effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
@@ -371,7 +419,7 @@ void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
     return analyzeGetItem(node, effects);
   case TargetEffects::Action::Function: {
     bool tensorInput = false;
-    node->forEachInput([&](Node* input) { tensorInput = tensorInput || isTensor(input); });
+    node->forEachInput([&](Node* input) { tensorInput = tensorInput || result_.isTensor(input); });
     if (tensorInput)
       return makeUnknown(node, effects, plan.reason);
     // Symbolic-int arithmetic such as `s0 * 2` or torch.sym_min.
@@ -383,7 +431,8 @@ void EffectAnalysis::analyzeCall(const Node* node, Scratch& effects) {
   }
 }
 
-void EffectAnalysis::analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects) {
+void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffects& plan,
+                                            Scratch& effects) {
   const OpSchema& schema = *plan.schema;
   // Which node fills each schema argument, for resolving return aliases (only returns that
   // alias an argument ask, so most ops skip it).
@@ -399,7 +448,7 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const TargetEffects& plan, 
     if (flags & TargetEffects::kView)
       return;
     value.forEachNode([&](Node* input) {
-      if (isTensor(input))
+      if (result_.isTensor(input))
         addAccess(effects, input, write);
     });
   };
@@ -453,22 +502,23 @@ void EffectAnalysis::analyzeOpCall(const Node* node, const TargetEffects& plan, 
   }
 }
 
-void EffectAnalysis::analyzeGetItem(const Node* node, Scratch& effects) {
+void EffectAnalysis::Builder::analyzeGetItem(const Node* node, Scratch& effects) {
   std::span<const Arg> args = node->args();
   if (args.size() != 2 || !args[0].isNode())
     return makeUnknown(node, effects, "unexpected operator.getitem arguments");
   const Node* container = args[0].node();
-  const Packed& source = packed_[container->order()];
+  const Packed& source = result_.packed_[container->order()];
   // Tensor indices are read; the container itself is only taken apart.
   args[1].forEachNode([&](Node* input) {
-    if (isTensor(input))
+    if (result_.isTensor(input))
       addAccess(effects, input, false);
   });
   if (source.multiOutput) {
     if (args[1].kind != ArgKind::Int)
       return makeUnknown(node, effects, "getitem with a non-constant index");
     // Every element of a list relates alike, so one whose position is unknown does too.
-    effects.result = output(container, elementIndex(container, args[1].integer).value_or(0));
+    effects.result =
+        result_.output(container, result_.elementIndex(container, args[1].integer).value_or(0));
     return;
   }
   if (source.resultKind == OutputAlias::Kind::NotTensor) {

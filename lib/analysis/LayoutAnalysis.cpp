@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace declone {
 namespace {
@@ -228,26 +229,94 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
   return std::nullopt;
 }
 
-LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects)
+/// The memo and the walk behind LayoutAnalysis: layouts are computed on first query, each after
+/// those it depends on.
+struct LayoutAnalysis::Impl {
+  Impl(const Graph& graph, const EffectAnalysis& effects);
+
+  const Layout* layout(const Node* node) const;
+  /// memo_ entries: not computed yet, computed as "no layout", or index + kFirstLayout of a
+  /// layout in the chunks.
+  static constexpr uint32_t kNotComputed = 0;
+  static constexpr uint32_t kNoLayout = 1;
+  static constexpr uint32_t kFirstLayout = 2;
+
+  [[nodiscard]] const Layout* memoised(const Node* node) const {
+    uint32_t entry = memo_[node->order()];
+    if (entry < kFirstLayout)
+      return nullptr;
+    uint32_t index = entry - kFirstLayout;
+    return &chunks_[index / kChunkSize][index % kChunkSize];
+  }
+  /// Stores a computed layout; returns its index.
+  uint32_t add(const Layout& layout) const;
+  /// Computes and memoises `node`'s layout and, first, those it depends on.
+  void computeWithInputs(const Node* node) const;
+  /// One layout, assuming those it depends on are memoised; if one is not, records it in
+  /// missing_ and the result is discarded.
+  std::optional<Layout> compute(const Node* node) const;
+  /// The layout of a value the layout being computed depends on.
+  const Layout* input(const Node* node) const;
+  std::optional<SymExpr> inferOffset(const Node* node) const;
+  std::optional<SymExpr> viewOffset(const Node* node) const;
+  /// How viewOffset treats an aten op, by its name.
+  enum class ViewKind : uint8_t {
+    SameOffset, ///< the result starts where the input starts
+    MaybeView,  ///< a view or a copy: the input's offset if that is 0
+    Other,      ///< decided by the name (as_strided, slice, ...) or unknown
+  };
+  ViewKind viewKind(const Target& target) const;
+  std::optional<SymExpr> splitElementOffset(const Node* getitem) const;
+  std::optional<SymExpr> functionalizedElementOffset(const Node* producer, int64_t index) const;
+  std::optional<SymExpr> intArgument(const Node* node, size_t index, std::string_view name,
+                                     std::optional<int64_t> fallback) const;
+  std::span<const SymExpr> save(const std::vector<SymExpr>& values) const;
+  /// Computes the layouts of a clone and of its source, if `node` is a clone of a node.
+  void precomputeClone(const Node* node) const;
+
+  const Graph& graph_;
+  const EffectAnalysis& effects_;
+  SymContext& sym_;
+  mutable std::vector<uint32_t> memo_; ///< by Node::order()
+  /// Layouts in chunks that never move, since handed-out pointers must stay valid. (A deque's
+  /// 512-byte blocks hold five 88-byte layouts each, plus a malloc header: 20% more.)
+  static constexpr uint32_t kChunkSize = 256;
+  mutable std::vector<std::unique_ptr<Layout[]>> chunks_;
+  mutable uint32_t numLayouts_ = 0;
+  mutable std::unordered_map<const Target*, ViewKind> viewKinds_;
+  mutable const Target* lastViewTarget_ = nullptr;
+  mutable ViewKind lastViewKind_ = ViewKind::Other;
+  mutable std::vector<const Node*> stack_; ///< computeWithInputs's, kept for its capacity
+  mutable const Node* computing_ = nullptr;
+  mutable const Node* missing_ = nullptr;
+};
+
+LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects)
     : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
   graph.numberNodes();
   memo_.assign(graph.orderBound(), kNotComputed);
+}
+
+LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects)
+    : impl_(std::make_unique<Impl>(graph, effects)) {
   for (const Node* node : graph)
-    precomputeClone(node);
+    impl_->precomputeClone(node);
 }
 
 LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects,
                                std::span<Node* const> clones)
-    : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
-  graph.numberNodes();
-  memo_.assign(graph.orderBound(), kNotComputed);
+    : impl_(std::make_unique<Impl>(graph, effects)) {
   // A layout depends only on the graph and on which values come before which, not on the
   // order layouts are computed in: these are the layouts the walk above would compute.
   for (const Node* node : clones)
-    precomputeClone(node);
+    impl_->precomputeClone(node);
 }
 
-void LayoutAnalysis::precomputeClone(const Node* node) const {
+LayoutAnalysis::LayoutAnalysis(LayoutAnalysis&&) noexcept = default;
+LayoutAnalysis& LayoutAnalysis::operator=(LayoutAnalysis&&) noexcept = default;
+LayoutAnalysis::~LayoutAnalysis() = default;
+
+void LayoutAnalysis::Impl::precomputeClone(const Node* node) const {
   if (!isAtenOp(node, "clone") || node->args().empty() || !node->args()[0].isNode())
     return;
   (void)layout(node);
@@ -255,12 +324,16 @@ void LayoutAnalysis::precomputeClone(const Node* node) const {
 }
 
 const Layout* LayoutAnalysis::layout(const Node* node) const {
+  return impl_->layout(node);
+}
+
+const Layout* LayoutAnalysis::Impl::layout(const Node* node) const {
   if (memo_[node->order()] == kNotComputed)
     computeWithInputs(node);
   return memoised(node);
 }
 
-void LayoutAnalysis::computeWithInputs(const Node* node) const {
+void LayoutAnalysis::Impl::computeWithInputs(const Node* node) const {
   // An explicit stack rather than recursion: a chain of views can be as long as the graph.
   // Every dependency comes earlier in program order, so the stack only grows downwards. The
   // stack is kept from call to call (a clone and its source are asked for one after the
@@ -292,16 +365,16 @@ void LayoutAnalysis::computeWithInputs(const Node* node) const {
     stack = {};
 }
 
-uint32_t LayoutAnalysis::add(const Layout& layout) const {
+uint32_t LayoutAnalysis::Impl::add(const Layout& layout) const {
   if (numLayouts_ % kChunkSize == 0)
     chunks_.push_back(std::make_unique<Layout[]>(kChunkSize));
   chunks_.back()[numLayouts_ % kChunkSize] = layout;
   return numLayouts_++;
 }
 
-const Layout* LayoutAnalysis::input(const Node* node) const {
-  // Layouts used to be computed eagerly in program order, when a value at or after the one
-  // being computed had none yet; keep that answer.
+const Layout* LayoutAnalysis::Impl::input(const Node* node) const {
+  // Answer as a walk in program order would, where a value at or after the one being computed
+  // has no layout yet: a layout must not depend on the order queries come in.
   if (node->order() >= computing_->order())
     return nullptr;
   if (memo_[node->order()] == kNotComputed) {
@@ -312,7 +385,7 @@ const Layout* LayoutAnalysis::input(const Node* node) const {
   return memoised(node);
 }
 
-std::optional<Layout> LayoutAnalysis::compute(const Node* node) const {
+std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
   if (node->type().kind != TypeAnnotation::Kind::Tensor)
     return std::nullopt;
   const TensorType& type = *node->type().tensor;
@@ -339,15 +412,15 @@ std::optional<Layout> LayoutAnalysis::compute(const Node* node) const {
   return layout;
 }
 
-std::span<const SymExpr> LayoutAnalysis::save(const std::vector<SymExpr>& values) const {
+std::span<const SymExpr> LayoutAnalysis::Impl::save(const std::vector<SymExpr>& values) const {
   std::span<SymExpr> out = graph_.context().allocate<SymExpr>(values.size());
   std::copy(values.begin(), values.end(), out.begin());
   return out;
 }
 
-std::optional<SymExpr> LayoutAnalysis::intArgument(const Node* node, size_t index,
-                                                   std::string_view name,
-                                                   std::optional<int64_t> fallback) const {
+std::optional<SymExpr> LayoutAnalysis::Impl::intArgument(const Node* node, size_t index,
+                                                         std::string_view name,
+                                                         std::optional<int64_t> fallback) const {
   const Arg* arg = index < node->args().size() ? &node->args()[index] : node->kwarg(name);
   if (!arg || arg->kind == ArgKind::None)
     return fallback ? std::optional<SymExpr>(SymExpr::constant(*fallback)) : std::nullopt;
@@ -358,7 +431,7 @@ std::optional<SymExpr> LayoutAnalysis::intArgument(const Node* node, size_t inde
   return std::nullopt;
 }
 
-std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node) const {
+std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const {
   switch (node->kind()) {
   case Node::Kind::Placeholder:
   case Node::Kind::GetAttr:
@@ -390,7 +463,7 @@ std::optional<SymExpr> LayoutAnalysis::inferOffset(const Node* node) const {
   }
 }
 
-LayoutAnalysis::ViewKind LayoutAnalysis::viewKind(const Target& target) const {
+LayoutAnalysis::Impl::ViewKind LayoutAnalysis::Impl::viewKind(const Target& target) const {
   // A graph has a few dozen targets and hundreds of thousands of views: classify each target
   // once instead of comparing its name with every entry of the lists.
   if (&target == lastViewTarget_)
@@ -407,7 +480,7 @@ LayoutAnalysis::ViewKind LayoutAnalysis::viewKind(const Target& target) const {
   return it->second;
 }
 
-std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
+std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const {
   if (node->target()->kind != Target::Kind::Op || node->target()->opNamespace != "aten" ||
       node->args().empty() || !node->args()[0].isNode())
     return std::nullopt;
@@ -470,8 +543,8 @@ std::optional<SymExpr> LayoutAnalysis::viewOffset(const Node* node) const {
   return sym_.add(base, sym_.mul(*start, (*input->strides)[*d]));
 }
 
-std::optional<SymExpr> LayoutAnalysis::functionalizedElementOffset(const Node* producer,
-                                                                   int64_t index) const {
+std::optional<SymExpr> LayoutAnalysis::Impl::functionalizedElementOffset(const Node* producer,
+                                                                         int64_t index) const {
   // auto_functionalized(op, **kwargs) returns (op's result, *copies of the arguments op
   // mutates, in schema order), and makes the copies with clone_preserve_strides: each keeps its
   // argument's strides and storage offset. Other higher-order ops: unknown.
@@ -503,7 +576,7 @@ std::optional<SymExpr> LayoutAnalysis::functionalizedElementOffset(const Node* p
   return std::nullopt;
 }
 
-std::optional<SymExpr> LayoutAnalysis::splitElementOffset(const Node* getitem) const {
+std::optional<SymExpr> LayoutAnalysis::Impl::splitElementOffset(const Node* getitem) const {
   const Node* producer = getitem->args()[0].node();
   if (getitem->args()[1].kind != ArgKind::Int)
     return std::nullopt;

@@ -184,8 +184,7 @@ private:
   // (resize) and only the bytes in [data, cur_) are text. Each append then costs a bounds check
   // and a copy, instead of a std::string append that also rewrites the terminator; commit()
   // trims the string to the text when the writer is done.
-  // Small enough that a window's zero-fill is still in cache when the text overwrites it
-  // (16 KB to 256 KB measured alike).
+  // Small enough that a window's zero-fill is still in cache when the text overwrites it.
   static constexpr size_t kWindow = size_t(64) << 10;
 
   size_t size() const { return static_cast<size_t>(cur_ - out_->data()); }
@@ -636,7 +635,7 @@ void Writer::graph(const Graph& graph) {
   // the arena and their spellings over the source text: loading them on demand stalls on a
   // cache miss at most statements. Prefetch them ahead, in two steps as one leads to the other:
   // the TypeAnnotation (and the node's arguments) kTypeAhead nodes ahead, its spelling
-  // kSpellingAhead nodes ahead. (Prefetching the argument nodes too was measured slower.)
+  // kSpellingAhead nodes ahead.
   constexpr int kTypeAhead = 16, kSpellingAhead = 8;
   const Node* typeAhead = graph.begin() != graph.end() ? *graph.begin() : nullptr;
   for (int i = 0; i < kTypeAhead && typeAhead; ++i)

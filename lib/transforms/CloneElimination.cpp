@@ -81,8 +81,8 @@ bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
 LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Layout* cloneLayout,
                              const Node* source, const Layout* sourceLayout,
                              bool comparePresentOnly, bool wantDetail) {
-  // The details are built only when asked for: most graphs keep thousands of clones for a
-  // layout change, and without remarks their text was most of deciding them.
+  // The details are built only when asked for: without remarks, formatting them would be most of
+  // the work of deciding a clone.
   auto unknown = [&](auto&& detail) -> LayoutVerdict {
     if (comparePresentOnly)
       return {};
@@ -139,7 +139,7 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
   return {};
 }
 
-void DecisionLog::keep(const Node* clone, KeepReason reason, std::string detail) {
+void CloneRewriter::keep(const Node* clone, KeepReason reason, std::string detail) {
   if (collectRemarks_) {
     Remark remark;
     remark.node = std::string(clone->name());
@@ -153,7 +153,7 @@ void DecisionLog::keep(const Node* clone, KeepReason reason, std::string detail)
   ++result_.stats.kept[static_cast<size_t>(reason)];
 }
 
-void DecisionLog::remove(Node* clone, Node* source, std::string detail) {
+void CloneRewriter::remove(Node* clone, Node* source, std::string detail) {
   if (collectRemarks_) {
     Remark remark;
     remark.node = std::string(clone->name());

@@ -30,10 +30,11 @@ struct LayoutVerdict {
                                            const Layout* sourceLayout, bool comparePresentOnly,
                                            bool wantDetail);
 
-/// Records decisions and carries out removals.
-class DecisionLog {
+/// Carries out the pass's decisions: removes clones from the graph, and records a remark and
+/// the statistics for every decision, kept or removed.
+class CloneRewriter {
 public:
-  DecisionLog(Graph& graph, CloneEliminationResult& result, bool collectRemarks)
+  CloneRewriter(Graph& graph, CloneEliminationResult& result, bool collectRemarks)
       : graph_(graph), result_(result), collectRemarks_(collectRemarks) {}
 
   /// Makes room for the remarks of `clones` clones at once: growing by doubling would, at the

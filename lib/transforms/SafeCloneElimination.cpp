@@ -132,7 +132,7 @@ public:
       : SafeEliminator(scanGraph(graph), graph, options, schemas, result) {}
 
   void run() {
-    log_.reserve(numCandidates_);
+    rewriter_.reserve(numCandidates_);
     for (Node* clone : atenClones_)
       if (isClone(clone))
         decide(clone);
@@ -145,7 +145,7 @@ private:
         effects_(graph, schemas, scan.references),
         analyses_(buildAnalyses(graph, effects_, options, atenClones_, numCandidates_)),
         alias_(analyses_.first), layouts_(analyses_.second),
-        log_(graph, result, options.collectRemarks) {
+        rewriter_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -214,7 +214,7 @@ private:
   std::pair<AliasAnalysis, LayoutAnalysis> analyses_; ///< see buildAnalyses
   const AliasAnalysis& alias_;
   const LayoutAnalysis& layouts_;
-  DecisionLog log_;
+  CloneRewriter rewriter_;
   std::vector<Event> writes_;        ///< what the states' write sets view
   std::vector<StorageState> states_; ///< of root storages, in order of first use
   std::vector<uint32_t> link_;       ///< by storage: see kHasState
@@ -249,24 +249,24 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
 void SafeEliminator::decide(Node* clone) {
   // Details of kept clones are built only when remarks are collected (keepLazily).
   if (clone->args().empty())
-    return log_.keep(clone, KeepReason::UnknownEffects, "the clone has no positional input");
+    return rewriter_.keep(clone, KeepReason::UnknownEffects, "the clone has no positional input");
   if (!clone->args()[0].isNode())
-    return log_.keep(clone, KeepReason::UnknownEffects, "the clone's input is not a node");
+    return rewriter_.keep(clone, KeepReason::UnknownEffects, "the clone's input is not a node");
   Node* source = clone->args()[0].node();
   if (!clone->hasUses())
-    return log_.remove(clone, source, "no users");
+    return rewriter_.remove(clone, source, "no users");
 
   // 1. Layout.
   LayoutVerdict layout =
       compareLayouts(graph_.context().sym(), clone, layouts_.layout(clone), source,
-                     layouts_.layout(source), false, log_.collectsRemarks());
+                     layouts_.layout(source), false, rewriter_.collectsRemarks());
   if (layout.reason)
-    return log_.keep(clone, *layout.reason, std::move(layout.detail));
+    return rewriter_.keep(clone, *layout.reason, std::move(layout.detail));
 
   StorageId cloneStorage = storage(clone);
   StorageId sourceStorage = storage(source);
   if (cloneStorage == AliasAnalysis::kNoStorage || sourceStorage == AliasAnalysis::kNoStorage)
-    return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
+    return rewriter_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
       return "cannot tell the storages of " + std::string(clone->name()) + " and " +
              std::string(source->name()) + " apart: " +
              std::string(sourceStorage == AliasAnalysis::kNoStorage ? source->name()
@@ -274,7 +274,7 @@ void SafeEliminator::decide(Node* clone) {
              " is not a tensor";
     });
   if (cloneStorage == sourceStorage)
-    return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
+    return rewriter_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
       return "cannot tell the storages of " + std::string(clone->name()) + " and " +
              std::string(source->name()) + " apart: they may be the same";
     });
@@ -284,7 +284,7 @@ void SafeEliminator::decide(Node* clone) {
   // 2. Ops without a usable schema may do anything to either storage.
   for (const StorageState* state : {&sourceState, &cloneState}) {
     if (const Node* toucher = state->unknownToucher) {
-      return log_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
+      return rewriter_.keepLazily(clone, KeepReason::UnknownEffects, [&] {
         std::string_view why = effects_.effects(toucher).unknownReason;
         return describe(toucher) + " touches " +
                std::string(state == &cloneState ? clone->name() : source->name()) +
@@ -298,7 +298,7 @@ void SafeEliminator::decide(Node* clone) {
 
   // 3. A write to the clone would become a write to a graph input the caller still sees.
   if (cloneWrite && sourceState.observedByCaller)
-    return log_.keepLazily(clone, KeepReason::InputMutation, [&] {
+    return rewriter_.keepLazily(clone, KeepReason::InputMutation, [&] {
       return describeEvent(*cloneWrite) + "; " + std::string(source->name()) +
              (sourceState.graphInput ? " is a graph input that is not donated"
                                      : " is module state the caller sees");
@@ -307,33 +307,33 @@ void SafeEliminator::decide(Node* clone) {
   // 4. After the clone is written, the source's storage must be dead.
   if (cloneWrite)
     if (const Event* later = sourceState.events.firstAtOrAfter(cloneWrite->position))
-      return log_.keepLazily(clone, KeepReason::SourceReadAfterWrite, [&] {
+      return rewriter_.keepLazily(clone, KeepReason::SourceReadAfterWrite, [&] {
         return describeEvent(*cloneWrite) + ", then " + describeEvent(*later);
       });
 
   // 5. After the source is written, the clone's storage must be dead.
   if (const Event* sourceWrite = sourceState.writes.firstAtOrAfter(position + 1))
     if (const Event* later = cloneState.events.firstAtOrAfter(sourceWrite->position))
-      return log_.keepLazily(clone, KeepReason::CloneReadAfterSourceWrite, [&] {
+      return rewriter_.keepLazily(clone, KeepReason::CloneReadAfterSourceWrite, [&] {
         return describeEvent(*sourceWrite) + " after the clone, then " + describeEvent(*later);
       });
 
   // 6. No new aliasing between outputs and inputs or between two outputs.
   if (cloneState.returned) {
     if (sourceState.observedByCaller)
-      return log_.keepLazily(clone, KeepReason::OutputAlias, [&] {
+      return rewriter_.keepLazily(clone, KeepReason::OutputAlias, [&] {
         return std::string(clone->name()) + " is returned and would alias " +
                (sourceState.graphInput ? "graph input " : "module state ") +
                std::string(alias_.info(sourceStorage).root->name());
       });
     if (sourceState.returned)
-      return log_.keepLazily(clone, KeepReason::OutputAlias, [&] {
+      return rewriter_.keepLazily(clone, KeepReason::OutputAlias, [&] {
         return std::string(clone->name()) + " and " + std::string(source->name()) +
                " are both returned and would share storage";
       });
   }
 
-  log_.remove(clone, source);
+  rewriter_.remove(clone, source);
   mergeInto(sourceStorage, cloneStorage);
 }
 

@@ -60,7 +60,7 @@ WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegis
 CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& options,
                                const SchemaRegistry& schemas) {
   CloneEliminationResult result;
-  DecisionLog log(graph, result, options.collectRemarks);
+  CloneRewriter rewriter(graph, result, options.collectRemarks);
   // vLLM numbers the nodes once, before it removes anything.
   EffectAnalysis effects(graph, schemas);
   LayoutAnalysis layouts(graph, effects);
@@ -75,25 +75,25 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   for (const Node* node : graph)
     node->forEachInput([&](Node* input) { lastUser[input->order()] = node; });
   auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
-  log.reserve(clones.size());
+  rewriter.reserve(clones.size());
 
   for (Node* clone : clones) {
     if (clone->args().empty()) {
-      log.keep(clone, KeepReason::Unsupported,
-               "vLLM takes the clone's input from its positional arguments, and it has none");
+      rewriter.keep(clone, KeepReason::Unsupported,
+                    "vLLM takes the clone's input from its positional arguments, and it has none");
       continue;
     }
     if (!clone->args()[0].isNode()) {
-      log.keep(clone, KeepReason::Unsupported,
-               "vLLM asserts that the clone's input is a node, and it is not one");
+      rewriter.keep(clone, KeepReason::Unsupported,
+                    "vLLM asserts that the clone's input is a node, and it is not one");
       continue;
     }
     Node* source = clone->args()[0].node();
     LayoutVerdict layout =
         compareLayouts(graph.context().sym(), clone, layouts.layout(clone), source,
-                       layouts.layout(source), true, log.collectsRemarks());
+                       layouts.layout(source), true, rewriter.collectsRemarks());
     if (layout.reason) {
-      log.keep(clone, *layout.reason, std::move(layout.detail));
+      rewriter.keep(clone, *layout.reason, std::move(layout.detail));
       continue;
     }
 
@@ -109,15 +109,15 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
         writers.push_back(user);
     }
     if (!failed.why.empty()) {
-      log.keep(clone, failed.reason, std::move(failed.why));
+      rewriter.keep(clone, failed.reason, std::move(failed.why));
       continue;
     }
     // Use lists are unordered; remarks name nodes in program order.
     std::sort(writers.begin(), writers.end(), byOrder);
     if (writers.size() > 1) {
-      log.keep(clone, KeepReason::Unsupported,
-               "vLLM asserts at most one write, but " + describe(writers[0]) + " and " +
-                   describe(writers[1]) + " write " + std::string(clone->name()));
+      rewriter.keep(clone, KeepReason::Unsupported,
+                    "vLLM asserts at most one write, but " + describe(writers[0]) + " and " +
+                        describe(writers[1]) + " write " + std::string(clone->name()));
       continue;
     }
     if (!writers.empty()) {
@@ -129,9 +129,9 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
         for (const Node* user : source->users())
           if (user->order() > writer->order() && byOrder(user, later))
             later = user;
-        log.keep(clone, KeepReason::SourceReadAfterWrite,
-                 describe(writer) + " writes " + std::string(clone->name()) + ", then " +
-                     describe(later) + " uses " + std::string(source->name()));
+        rewriter.keep(clone, KeepReason::SourceReadAfterWrite,
+                      describe(writer) + " writes " + std::string(clone->name()) + ", then " +
+                          describe(later) + " uses " + std::string(source->name()));
         continue;
       }
       auto index = std::find(placeholders.begin(), placeholders.end(), source);
@@ -139,9 +139,9 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
         size_t position = static_cast<size_t>(index - placeholders.begin());
         bool donated = position < options.donated.size() && options.donated[position];
         if (!donated) {
-          log.keep(clone, KeepReason::InputMutation,
-                   describe(writer) + " writes " + std::string(clone->name()) + "; " +
-                       std::string(source->name()) + " is a graph input that is not donated");
+          rewriter.keep(clone, KeepReason::InputMutation,
+                        describe(writer) + " writes " + std::string(clone->name()) + "; " +
+                            std::string(source->name()) + " is a graph input that is not donated");
           continue;
         }
       }
@@ -150,7 +150,7 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     if (cloneLastUser &&
         (!lastUser[source->order()] || byOrder(lastUser[source->order()], cloneLastUser)))
       lastUser[source->order()] = cloneLastUser;
-    log.remove(clone, source, clone->hasUses() ? std::string() : std::string("no users"));
+    rewriter.remove(clone, source, clone->hasUses() ? std::string() : std::string("no users"));
   }
   return result;
 }

@@ -26,6 +26,7 @@ struct CloneFlags {
   [[nodiscard]] Result<CloneEliminationOptions> optionsFor(const GraphModule& module) const;
   /// The options without donations; the schemas stay valid while this object lives.
   [[nodiscard]] CloneEliminationOptions baseOptions() const;
+  [[nodiscard]] CloneEliminationMode parsedMode() const { return mode_; }
   /// The registry ops are resolved with: the built-ins, plus `--schemas` when given.
   [[nodiscard]] const SchemaRegistry& schemas() const {
     return schemas_ ? *schemas_ : SchemaRegistry::builtin();

@@ -12,7 +12,7 @@
 namespace declone::cli {
 namespace {
 
-void printStats(const CloneEliminationStats& stats) {
+void printStats(const CloneEliminationStats& stats, CloneEliminationMode mode) {
   auto row = [](uint64_t value, std::string_view what) {
     std::fprintf(stderr, "%12llu  %.*s\n", static_cast<unsigned long long>(value),
                  static_cast<int>(what.size()), what.data());
@@ -21,8 +21,12 @@ void printStats(const CloneEliminationStats& stats) {
   row(stats.clones, "clones seen");
   row(stats.removed, "clones removed");
   row(stats.dead, "  of which dead (no users)");
-  for (size_t i = 0; i < kNumKeepReasons; ++i)
-    row(stats.kept[i], "clones kept [" + std::string(reasonCode(static_cast<KeepReason>(i))) + "]");
+  for (size_t i = 0; i < kNumKeepReasons; ++i) {
+    auto reason = static_cast<KeepReason>(i);
+    if (reason == KeepReason::Unsupported && mode != CloneEliminationMode::Vllm)
+      continue; // a code of vllm mode only
+    row(stats.kept[i], "clones kept [" + std::string(reasonCode(reason)) + "]");
+  }
   row(stats.bytesRemoved, "bytes of copying removed (static sizes)");
   row(stats.removedSymbolic, "removed clones with symbolic sizes (bytes not counted)");
 }
@@ -86,7 +90,7 @@ int runOpt(std::span<const std::string_view> args) {
     for (const Remark& remark : total.remarks)
       std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
   if (stats)
-    printStats(total.stats);
+    printStats(total.stats, flags.parsedMode());
   if (!dot.empty())
     if (int status = writeDotPicture(dot, text, name, total.remarks, flags.schemas());
         status != kSuccess)

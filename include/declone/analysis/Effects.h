@@ -159,24 +159,13 @@ public:
   }
 
 private:
-  /// The effects of the node being analyzed; its buffers are reused from node to node.
-  struct Scratch {
-    bool known = true;
-    /// Why not known: a view of a plan's reason (most reasons depend only on the target), or of
-    /// `ownedReason` when `ownsReason`.
-    std::string_view unknownReason;
-    std::string ownedReason;
-    bool ownsReason = false;
-    std::vector<NodeEffects::Access> accesses;
-    OutputAlias result;
-    std::vector<OutputAlias> outputs;
-    bool listOutput = false;
-  };
-  /// What is kept per node: 16 bytes (it was 32, plus 8 for the schema pointer). Accesses are a
-  /// range of a shared pool that ends where the next order's begins (there is one more entry
-  /// than orders, and gaps in the orders get empty ranges); the rarer outputs (multi-output
-  /// nodes only) and reasons of unknown effects live in side tables sorted by order; the schema
-  /// is the target's plan's.
+  class Builder; // the walk that fills the tables below, with its scratch
+  friend class Builder;
+
+  /// What is kept per node, in 16 bytes. Accesses are a range of a shared pool that ends where
+  /// the next order's begins (there is one more entry than orders, and gaps in the orders get
+  /// empty ranges); the rarer outputs (multi-output nodes only) and reasons of unknown effects
+  /// live in side tables sorted by order; the schema is the target's plan's.
   struct Packed {
     const Node* resultInput = nullptr;
     uint32_t accessBegin = 0;
@@ -191,26 +180,11 @@ private:
     uint32_t begin;
     uint32_t count;
   };
-  void analyzeCall(const Node* node, Scratch& effects);
-  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
-  void analyzeGetItem(const Node* node, Scratch& effects);
-  /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
-  void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
-  void makeUnknownOwned(const Node* node, Scratch& effects, std::string reason);
-  void addAccess(Scratch& effects, const Node* value, bool write);
-  void store(const Node* node, Scratch& effects);
   [[nodiscard]] const OutputRange* outputRange(const Node* node) const;
-
-  /// The effects of a target, worked out once: a graph has a few dozen targets and a million
-  /// calls. Targets are interned, so a pointer identifies one.
-  const TargetEffects& plan(const Target& target);
 
   const SchemaRegistry& registry_;
   /// Node-based, so plans (and the reasons views point into) stay put as targets are added.
   std::unordered_map<const Target*, TargetEffects> plans_;
-  const Target* lastTarget_ = nullptr;
-  const TargetEffects* lastPlan_ = nullptr;
-  std::vector<const Arg*> bound_; ///< analyzeOpCall's argument binding, reused
   std::vector<Packed> packed_;
   std::vector<NodeEffects::Access> accessPool_;
   std::vector<OutputAlias> outputPool_;

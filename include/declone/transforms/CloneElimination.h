@@ -44,8 +44,7 @@ struct CloneEliminationOptions {
   std::vector<bool> donated;
   /// Schemas to resolve ops with; the built-in registry when null.
   const SchemaRegistry* schemas = nullptr;
-  /// Fill CloneEliminationResult::remarks. Off when only statistics are wanted: a million-node
-  /// graph has tens of thousands of clones, and their remarks were a tenth of the pass's memory.
+  /// Fill CloneEliminationResult::remarks. Off when only statistics are wanted.
   bool collectRemarks = true;
 };
 

@@ -1,7 +1,9 @@
 # --remarks=json writes one object per clone with node, line, decision, reason and detail;
-# --stats counts decisions per reason and the bytes of copying removed (static sizes only).
+# --stats counts decisions per reason and the bytes of copying removed (static sizes only);
+# `unsupported`, a code of vllm mode only, has a row in vllm mode only.
 # RUN: %declone opt %s --remarks=json 2>&1 >/dev/null | %FileCheck %s --check-prefix=JSON
-# RUN: %declone opt %s --stats 2>&1 >/dev/null | %FileCheck %s --check-prefix=STATS
+# RUN: %declone opt %s --stats 2>&1 >/dev/null | %FileCheck %s --check-prefix=STATS --implicit-check-not=unsupported
+# RUN: %declone opt %s --mode vllm --stats 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 # RUN: %expect-exit 2 %declone opt %s --remarks=yaml 2>&1 | %FileCheck %s --check-prefix=BADFMT
 # RUN: %expect-exit 2 %declone opt %s --mode fast 2>&1 | %FileCheck %s --check-prefix=BADMODE
 # JSON: {"node": "clone", "line": 21, "decision": "removed", "reason": null, "detail": ""}
@@ -14,6 +16,8 @@
 # STATS: 0 clones kept [layout-unknown]
 # STATS: 128 bytes of copying removed (static sizes)
 # STATS: 0 removed clones with symbolic sizes
+# VLLM: 0 clones kept [output-alias]
+# VLLM-NEXT: 0 clones kept [unsupported]
 # BADFMT: declone: error: --remarks must be 'text' or 'json', not 'yaml'
 # BADMODE: declone: error: --mode must be 'safe' or 'vllm', not 'fast'
 class GraphModule(torch.nn.Module):
