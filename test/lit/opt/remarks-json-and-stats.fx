@@ -6,9 +6,9 @@
 # RUN: %declone opt %s --mode vllm --stats 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 # RUN: %expect-exit 2 %declone opt %s --remarks=yaml 2>&1 | %FileCheck %s --check-prefix=BADFMT
 # RUN: %expect-exit 2 %declone opt %s --mode fast 2>&1 | %FileCheck %s --check-prefix=BADMODE
-# JSON: {"node": "clone", "line": 21, "decision": "removed", "reason": null, "detail": ""}
-# JSON-NEXT: {"node": "clone_1", "line": 23, "decision": "kept", "reason": "layout-changed", "detail": "strides [4, 1] != [1, 4]"}
-# JSON-NEXT: {"node": "clone_2", "line": 24, "decision": "removed", "reason": null, "detail": "no users"}
+# JSON: {"node": "clone", "line": 25, "decision": "removed", "reason": null, "detail": ""}
+# JSON-NEXT: {"node": "clone_1", "line": 27, "decision": "kept", "reason": "layout-changed", "detail": "strides [4, 1] != [1, 4]"}
+# JSON-NEXT: {"node": "clone_2", "line": 28, "decision": "removed", "reason": null, "detail": "no users"}
 # STATS: 3 clones seen
 # STATS: 2 clones removed
 # STATS: 1   of which dead (no users)
