@@ -545,9 +545,10 @@ std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const 
 
 std::optional<SymExpr> LayoutAnalysis::Impl::functionalizedElementOffset(const Node* producer,
                                                                          int64_t index) const {
-  // auto_functionalized(op, **kwargs) returns (op's result, *copies of the arguments op
-  // mutates, in schema order), and makes the copies with clone_preserve_strides: each keeps its
-  // argument's strides and storage offset. Other higher-order ops: unknown.
+  // auto_functionalized(op, **kwargs) returns op's results, then copies of the arguments op
+  // mutates in schema order: (*outs, *copies) when op returns several values, (out, *copies)
+  // when it returns one or none. The copies are made with clone_preserve_strides: each keeps
+  // its argument's strides and storage offset. Other higher-order ops: unknown.
   if (producer->target()->opName != "auto_functionalized" || producer->args().empty() ||
       producer->args()[0].kind != ArgKind::OpRef)
     return std::nullopt;
@@ -555,14 +556,15 @@ std::optional<SymExpr> LayoutAnalysis::Impl::functionalizedElementOffset(const N
   const OpSchema* schema = effects_.schemas().lookup(op.opNamespace, op.opName, op.overload);
   if (!schema)
     return std::nullopt;
-  // A negative index counts from the end of the tuple, whose first element is op's result.
-  if (index < 0 && schema->returns.size() <= 1) {
-    for (size_t i = 0; i < schema->arguments.size(); ++i)
-      index += schema->writesArgument(i);
-    ++index;
-  }
-  if (index < 1)
-    return std::nullopt;
+  auto results = static_cast<int64_t>(std::max<size_t>(schema->returns.size(), 1));
+  int64_t copies = 0;
+  for (size_t i = 0; i < schema->arguments.size(); ++i)
+    copies += schema->writesArgument(i);
+  if (index < 0) // Python's rule: counts from the end of the tuple
+    index += results + copies;
+  if (index < results)
+    return std::nullopt; // one of op's own results, or before the tuple's start
+  index -= results - 1;  // the copy's position among the mutated arguments, from 1
   int64_t mutated = 0;
   for (size_t i = 0; i < schema->arguments.size(); ++i) {
     if (!schema->writesArgument(i) || ++mutated != index)

@@ -333,14 +333,13 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
     std::string message = error.what();
     return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
   }
-  // Index 0 is the op's result: None for void ops, a tuple for several results.
+  // As PyTorch's auto_functionalized: (*outs, *mutated) when the op returns several values,
+  // (out, *mutated) when it returns one, and (None, *mutated) when it returns none.
   std::vector<c10::IValue> elements;
   if (stack.empty())
     elements.emplace_back();
-  else if (stack.size() == 1)
-    elements.push_back(std::move(stack[0]));
-  else
-    elements.push_back(c10::ivalue::Tuple::create(std::move(stack)));
+  for (c10::IValue& value : stack)
+    elements.push_back(std::move(value));
   for (c10::IValue& value : mutated)
     elements.push_back(std::move(value));
   result = c10::ivalue::Tuple::create(std::move(elements));
