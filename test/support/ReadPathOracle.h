@@ -65,12 +65,16 @@ inline std::string usersText(const Node& node) {
   return out;
 }
 
-inline std::string compareNodes(const Graph& ga, const Node& a, const Graph& gb, const Node& b) {
+/// Empty if the two nodes are equal in every field the reader sets; otherwise the first
+/// difference. Without `linesAndUsers`, source lines and users are not compared (a graph written
+/// and read back has other lines).
+inline std::string compareNodes(const Graph& ga, const Node& a, const Graph& gb, const Node& b,
+                                bool linesAndUsers = true) {
   std::string where =
       "node '" + std::string(a.name()) + "' (line " + std::to_string(a.line()) + "): ";
   if (a.kind() != b.kind() || a.name() != b.name())
     return where + "kind or name differs from '" + std::string(b.name()) + "'";
-  if (a.line() != b.line())
+  if (linesAndUsers && a.line() != b.line())
     return where + "line differs: " + std::to_string(b.line());
   if ((a.target() == nullptr) != (b.target() == nullptr) ||
       (a.target() && (a.target()->kind != b.target()->kind ||
@@ -100,25 +104,41 @@ inline std::string compareNodes(const Graph& ga, const Node& a, const Graph& gb,
     return where + "leading comments differ";
   if (a.trailingComment() != b.trailingComment())
     return where + "trailing comments differ";
-  if (usersText(a) != usersText(b))
+  if (linesAndUsers && usersText(a) != usersText(b))
     return where + "users differ: " + usersText(a) + "vs " + usersText(b);
   return {};
 }
 
-inline std::string compareModules(const GraphModule& a, const GraphModule& b) {
+inline bool sameFormat(const GraphFormat& a, const GraphFormat& b) {
+  return a.defIndent == b.defIndent && a.bodyIndent == b.bodyIndent &&
+         a.multiLineSignature == b.multiLineSignature && a.pytreeInputs == b.pytreeInputs &&
+         a.pytreeInSpec == b.pytreeInSpec && a.pytreeOutputs == b.pytreeOutputs &&
+         a.multiLineReturn == b.multiLineReturn && a.freeUnusedNodes == b.freeUnusedNodes;
+}
+
+/// Empty if the two modules (and their nested ones) are equal node for node (compareNodes,
+/// with `linesAndUsers`), in their class headers, comments and graph formats.
+inline std::string compareModules(const GraphModule& a, const GraphModule& b,
+                                  bool linesAndUsers = true) {
   if (a.className != b.className || a.classBases != b.classBases || a.classIndent != b.classIndent)
-    return "class headers differ";
+    return "class headers differ: " + std::string(a.className) + " vs " + std::string(b.className);
+  if (!std::equal(a.leadingTrivia.begin(), a.leadingTrivia.end(), b.leadingTrivia.begin(),
+                  b.leadingTrivia.end()))
+    return "comments before class " + std::string(a.className) + " differ";
+  std::string in = "in class '" + std::string(a.className) + "': ";
   if (a.graph.size() != b.graph.size())
-    return "in class '" + std::string(a.className) +
-           "': node counts differ: " + std::to_string(a.graph.size()) + " vs " +
+    return in + "node counts differ: " + std::to_string(a.graph.size()) + " vs " +
            std::to_string(b.graph.size());
+  if (!sameFormat(a.graph.format(), b.graph.format()))
+    return in + "graph formats differ";
   for (auto ia = a.graph.begin(), ib = b.graph.begin(); ia != a.graph.end(); ++ia, ++ib)
-    if (std::string diff = compareNodes(a.graph, **ia, b.graph, **ib); !diff.empty())
-      return "in class '" + std::string(a.className) + "': " + diff;
+    if (std::string diff = compareNodes(a.graph, **ia, b.graph, **ib, linesAndUsers); !diff.empty())
+      return in + diff;
   if (a.children.size() != b.children.size())
     return "nested class counts differ";
   for (size_t i = 0; i < a.children.size(); ++i)
-    if (std::string diff = compareModules(*a.children[i], *b.children[i]); !diff.empty())
+    if (std::string diff = compareModules(*a.children[i], *b.children[i], linesAndUsers);
+        !diff.empty())
       return diff;
   return {};
 }
