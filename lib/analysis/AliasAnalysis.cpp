@@ -122,7 +122,9 @@ private:
   /// list whose position is unknown (a negative index), which every element is tied to.
   StorageId slotStorage(const Node* container, std::optional<size_t> index, const Node* getitem) {
     uint64_t slots = uint64_t(container->order()) << 32;
-    uint64_t key = slots | (index ? uint32_t(*index) : kAnyElement);
+    // Indices past any tuple share one key below kAnyElement: all of them name no element.
+    uint64_t key = slots | (index ? static_cast<uint32_t>(std::min<size_t>(*index, kAnyElement - 1))
+                                  : kAnyElement);
     if (const SlotEntry* found = slots_.find(key, slotHash(key)))
       return found->value;
     StorageId storage = storageFor(effects_.output(container, index.value_or(0)), getitem,
