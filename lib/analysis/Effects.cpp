@@ -46,26 +46,28 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
 struct UndeclaredWrite {
   std::string_view op; ///< aten op name, any overload
   std::string_view arguments[2];
+  bool onlyInTraining; ///< not written when the call's `training` is False
 };
 constexpr UndeclaredWrite kUndeclaredWrites[] = {
-    {"native_batch_norm", {"running_mean", "running_var"}},
-    {"_native_batch_norm_legit", {"running_mean", "running_var"}},
-    {"_batch_norm_impl_index", {"running_mean", "running_var"}},
-    {"cudnn_batch_norm", {"running_mean", "running_var"}},
-    {"miopen_batch_norm", {"running_mean", "running_var"}},
-    {"batch_norm", {"running_mean", "running_var"}},
-    {"rrelu_with_noise", {"noise", {}}},
+    {"native_batch_norm", {"running_mean", "running_var"}, true},
+    {"_native_batch_norm_legit", {"running_mean", "running_var"}, true},
+    {"_batch_norm_impl_index", {"running_mean", "running_var"}, true},
+    {"cudnn_batch_norm", {"running_mean", "running_var"}, true},
+    {"miopen_batch_norm", {"running_mean", "running_var"}, true},
+    {"batch_norm", {"running_mean", "running_var"}, true},
+    {"rrelu_with_noise", {"noise", {}}, true},
 };
 
-bool writesUndeclared(const Target& target, std::string_view argument) {
+/// The entry of kUndeclaredWrites that says `argument` of `target` is written, or null.
+const UndeclaredWrite* undeclaredWrite(const Target& target, std::string_view argument) {
   if (target.opNamespace != "aten")
-    return false;
+    return nullptr;
   for (const UndeclaredWrite& entry : kUndeclaredWrites)
     if (entry.op == target.opName)
       for (std::string_view name : entry.arguments)
         if (!name.empty() && name == argument)
-          return true;
-  return false;
+          return &entry;
+  return nullptr;
 }
 
 /// The argument only lends its storage to a return, as the input of a view op does.
@@ -109,12 +111,20 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.action = Action::Schema;
     plan.schema = schema;
     plan.argumentFlags.resize(schema->arguments.size());
+    std::optional<size_t> training = schema->argumentIndex("training");
     for (size_t i = 0; i < schema->arguments.size(); ++i) {
-      bool write = schema->writesArgument(i) || writesUndeclared(target, schema->arguments[i].name);
-      if (write)
+      const UndeclaredWrite* undeclared = undeclaredWrite(target, schema->arguments[i].name);
+      if (schema->writesArgument(i)) {
         plan.argumentFlags[i] = TargetEffects::kWrite;
-      else if (isViewArgument(*schema, i))
+      } else if (undeclared) {
+        plan.argumentFlags[i] = TargetEffects::kWrite;
+        if (undeclared->onlyInTraining && training) {
+          plan.argumentFlags[i] |= TargetEffects::kWriteInTraining;
+          plan.trainingArgument = static_cast<uint32_t>(*training);
+        }
+      } else if (isViewArgument(*schema, i)) {
         plan.argumentFlags[i] = TargetEffects::kView;
+      }
     }
     if (schema->isVarret) { // any number of values, each of which may alias any argument
       plan.shape = TargetEffects::Shape::List;
@@ -439,9 +449,18 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
   bool binds = plan.bindsArguments;
   if (binds)
     bound_.assign(schema.arguments.size(), nullptr);
+  // The batch-norm family writes its running statistics only in training.
+  bool notTraining = false;
+  if (plan.trainingArgument) {
+    const Arg* training = *plan.trainingArgument < node->args().size()
+                              ? &node->args()[*plan.trainingArgument]
+                              : node->kwarg(schema.arguments[*plan.trainingArgument].name);
+    notTraining = training && training->kind == ArgKind::Bool && !training->boolean;
+  }
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
     uint8_t flags = index ? plan.argumentFlags[*index] : 0;
-    bool write = (flags & TargetEffects::kWrite) != 0;
+    bool write = (flags & TargetEffects::kWrite) != 0 &&
+                 !(notTraining && (flags & TargetEffects::kWriteInTraining));
     if (index && binds)
       bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.

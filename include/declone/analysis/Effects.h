@@ -47,6 +47,9 @@ struct TargetEffects {
   };
   static constexpr uint8_t kWrite = 1; ///< argument flag: written (declared or not)
   static constexpr uint8_t kView = 2;  ///< argument flag: not written, only lends storage
+  /// Argument flag, with kWrite: the kernel writes it only in training (the batch-norm family's
+  /// running statistics): a call whose `training` argument is a literal False does not.
+  static constexpr uint8_t kWriteInTraining = 4;
   Action action = Action::Unknown;
   std::string reason; ///< why the effects are unknown, for remarks
   const OpSchema* schema = nullptr;
@@ -54,6 +57,8 @@ struct TargetEffects {
   /// Some return aliases an argument: calls must record which node fills each argument.
   bool bindsArguments = false;
   std::vector<uint8_t> argumentFlags; ///< by schema argument
+  /// The schema argument `training`, for ops with kWriteInTraining arguments.
+  std::optional<uint32_t> trainingArgument;
   std::vector<Return> returns;
 };
 
