@@ -14,8 +14,6 @@ namespace declone {
 /// storage, fresh results get new ones, graph inputs are distinct unless an unknown op may have
 /// aliased them. Records in program order every read and write of each storage; a graph output
 /// is a Return at the output node. Read-only after construction; positions are Node::order().
-/// Building it only reads the graph and the effects (no lazy caches, nothing written to the
-/// graph's Context): the safe pass builds it while LayoutAnalysis is built on another thread.
 class AliasAnalysis {
 public:
   using StorageId = uint32_t;
