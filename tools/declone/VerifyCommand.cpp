@@ -1,10 +1,10 @@
 // `declone verify BEFORE AFTER`: run both graphs with libtorch on the same inputs and compare.
 // Built as the verify plugin (libdeclone-verify.so), which the executable loads on first use.
 #include "ArgumentParser.h"
+#include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
 #include "declone/runtime/Executor.h"
-#include "CloneFlags.h"
 #include "declone/transforms/CloneElimination.h"
 
 #include <charconv>
