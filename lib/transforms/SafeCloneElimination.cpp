@@ -114,17 +114,6 @@ std::vector<const Node*> clonesAndSources(std::span<Node* const> atenClones, siz
   return values;
 }
 
-/// The alias and layout analyses, each a walk over the graph that needs only the graph and the
-/// effects.
-std::pair<AliasAnalysis, LayoutAnalysis> buildAnalyses(const Graph& graph,
-                                                       const EffectAnalysis& effects,
-                                                       const CloneEliminationOptions& options,
-                                                       std::span<Node* const> atenClones,
-                                                       size_t candidates) {
-  AliasAnalysis alias(graph, effects, options.donated, clonesAndSources(atenClones, candidates));
-  return {std::move(alias), LayoutAnalysis(graph, effects, atenClones)};
-}
-
 class SafeEliminator {
 public:
   SafeEliminator(Graph& graph, const CloneEliminationOptions& options,
@@ -143,9 +132,8 @@ private:
                  const SchemaRegistry& schemas, CloneEliminationResult& result)
       : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
         effects_(graph, schemas, scan.references),
-        analyses_(buildAnalyses(graph, effects_, options, atenClones_, numCandidates_)),
-        alias_(analyses_.first), layouts_(analyses_.second),
-        rewriter_(graph, result, options.collectRemarks) {
+        alias_(graph, effects_, options.donated, clonesAndSources(atenClones_, numCandidates_)),
+        layouts_(graph, effects_, atenClones_), rewriter_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -211,9 +199,8 @@ private:
   std::vector<Node*> atenClones_; ///< see GraphScan
   size_t numCandidates_;
   EffectAnalysis effects_;
-  std::pair<AliasAnalysis, LayoutAnalysis> analyses_; ///< see buildAnalyses
-  const AliasAnalysis& alias_;
-  const LayoutAnalysis& layouts_;
+  const AliasAnalysis alias_;
+  const LayoutAnalysis layouts_;
   CloneRewriter rewriter_;
   std::vector<Event> writes_;        ///< what the states' write sets view
   std::vector<StorageState> states_; ///< of root storages, in order of first use
