@@ -32,9 +32,9 @@ Arena::~Arena() {
 void* Arena::allocateInNewChunk(size_t size, size_t alignment) {
   size_t needed = size + alignment - 1;
   size_t chunkSize = std::max(nextChunkSize_, needed);
-  chunks_.reserve(chunks_.size() + 1); // so that push_back cannot throw after the allocation
-  void* data = ::operator new(chunkSize);
-  chunks_.push_back(data);
+  // The list grows first, so that a chunk is never allocated without a place to free it from.
+  chunks_.push_back(nullptr);
+  void* data = chunks_.back() = ::operator new(chunkSize);
   if (chunkSize >= 2 * kHugePage)
     adviseHugePages(data, chunkSize);
   reserved_ += chunkSize;
