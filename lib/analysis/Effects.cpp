@@ -41,33 +41,32 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
 }
 
 /// Ops that write arguments their schema does not mark as written (PyTorch's batch-norm
-/// kernels update the running statistics in training; rrelu_with_noise fills `noise`). The
-/// schema cannot be trusted for these, whichever registry or live op it came from.
+/// kernels update the running statistics; rrelu_with_noise fills `noise`), and only in
+/// training: a call whose `training` argument is False does not write them. The schema cannot
+/// be trusted for these, whichever registry or live op it came from.
 struct UndeclaredWrite {
   std::string_view op; ///< aten op name, any overload
   std::string_view arguments[2];
-  bool onlyInTraining; ///< not written when the call's `training` is False
 };
 constexpr UndeclaredWrite kUndeclaredWrites[] = {
-    {"native_batch_norm", {"running_mean", "running_var"}, true},
-    {"_native_batch_norm_legit", {"running_mean", "running_var"}, true},
-    {"_batch_norm_impl_index", {"running_mean", "running_var"}, true},
-    {"cudnn_batch_norm", {"running_mean", "running_var"}, true},
-    {"miopen_batch_norm", {"running_mean", "running_var"}, true},
-    {"batch_norm", {"running_mean", "running_var"}, true},
-    {"rrelu_with_noise", {"noise", {}}, true},
+    {"native_batch_norm", {"running_mean", "running_var"}},
+    {"_native_batch_norm_legit", {"running_mean", "running_var"}},
+    {"_batch_norm_impl_index", {"running_mean", "running_var"}},
+    {"cudnn_batch_norm", {"running_mean", "running_var"}},
+    {"miopen_batch_norm", {"running_mean", "running_var"}},
+    {"batch_norm", {"running_mean", "running_var"}},
+    {"rrelu_with_noise", {"noise", {}}},
 };
 
-/// The entry of kUndeclaredWrites that says `argument` of `target` is written, or null.
-const UndeclaredWrite* undeclaredWrite(const Target& target, std::string_view argument) {
+bool writesUndeclared(const Target& target, std::string_view argument) {
   if (target.opNamespace != "aten")
-    return nullptr;
+    return false;
   for (const UndeclaredWrite& entry : kUndeclaredWrites)
     if (entry.op == target.opName)
       for (std::string_view name : entry.arguments)
         if (!name.empty() && name == argument)
-          return &entry;
-  return nullptr;
+          return true;
+  return false;
 }
 
 /// The argument only lends its storage to a return, as the input of a view op does.
@@ -113,12 +112,11 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.argumentFlags.resize(schema->arguments.size());
     std::optional<size_t> training = schema->argumentIndex("training");
     for (size_t i = 0; i < schema->arguments.size(); ++i) {
-      const UndeclaredWrite* undeclared = undeclaredWrite(target, schema->arguments[i].name);
       if (schema->writesArgument(i)) {
         plan.argumentFlags[i] = TargetEffects::kWrite;
-      } else if (undeclared) {
+      } else if (writesUndeclared(target, schema->arguments[i].name)) {
         plan.argumentFlags[i] = TargetEffects::kWrite;
-        if (undeclared->onlyInTraining && training) {
+        if (training) {
           plan.argumentFlags[i] |= TargetEffects::kWriteInTraining;
           plan.trainingArgument = static_cast<uint32_t>(*training);
         }
