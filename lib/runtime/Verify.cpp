@@ -95,28 +95,37 @@ std::string compareAliasing(const std::vector<c10::IValue>& afterOutputs,
       out.push_back(storageOf(value));
     return out;
   };
+  // Inputs by index, then module state (attributes, which the caller also keeps).
   std::vector<c10::IValue> afterInputs, beforeInputs;
+  std::vector<std::string> inputNames;
   for (size_t i = 0; i < after.values.size(); ++i) {
     bool isDonated = i < donated.size() && donated[i];
     afterInputs.push_back(isDonated ? c10::IValue() : after.values[i].value);
     beforeInputs.push_back(isDonated ? c10::IValue() : before.values[i].value);
+    inputNames.push_back("input " + std::to_string(i));
+  }
+  for (const auto& [path, attribute] : before.attributes) {
+    afterInputs.push_back(after.attributes.at(path).value);
+    beforeInputs.push_back(attribute.value);
+    inputNames.push_back("attribute self." + path);
   }
   std::vector<const void*> afterInputStorages = storages(afterInputs);
   std::vector<const void*> beforeInputStorages = storages(beforeInputs);
   std::vector<const void*> afterOutputStorages = storages(afterOutputs);
   std::vector<const void*> beforeOutputStorages = storages(beforeOutputs);
-  auto describe = [](const std::vector<size_t>& indices, const char* what) {
+  auto describe = [&](const std::vector<size_t>& indices, const char* what) {
     std::string out;
     for (size_t index : indices)
-      out += (out.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(index);
+      out += (out.empty() ? "" : ", ") +
+             (what ? std::string(what) + " " + std::to_string(index) : inputNames[index]);
     return out.empty() ? std::string("nothing") : out;
   };
   for (size_t i = 0; i < afterOutputs.size(); ++i) {
     std::vector<size_t> a = aliases(afterOutputs[i], afterInputStorages);
     std::vector<size_t> b = aliases(beforeOutputs[i], beforeInputStorages);
     if (a != b)
-      return "output " + std::to_string(i) + ": aliases " + describe(a, "input") +
-             " != " + describe(b, "input");
+      return "output " + std::to_string(i) + ": aliases " + describe(a, nullptr) +
+             " != " + describe(b, nullptr);
     a = aliases(afterOutputs[i], afterOutputStorages, i);
     b = aliases(beforeOutputs[i], beforeOutputStorages, i);
     if (a != b)
@@ -170,6 +179,11 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
     Result<Inputs> inputs = detail::makeInputs(before, options.seed + trial, options.symbolHints);
     if (!inputs.ok())
       return inputs.error();
+    // Attributes only the rewrite reads get values too (the same ones a graph reading them
+    // would get).
+    Status attributes = detail::addAttributes(after, options.seed + trial, *inputs);
+    if (!attributes.ok())
+      return attributes.error();
     Inputs afterInputsCopy = detail::copyInputs(*inputs);
     Inputs beforeInputsCopy = detail::copyInputs(*inputs);
     // Random ops (dropout's bernoulli_) draw the same numbers in both runs: removing a clone
@@ -209,6 +223,13 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
       std::string difference = compareValues(
           "input " + std::to_string(i) + " (" + std::string(placeholders[i]->name()) + ")",
           afterInputsCopy.values[i].value, beforeInputsCopy.values[i].value);
+      if (!difference.empty())
+        return differ(difference + " after the call");
+    }
+    // Module state: the caller sees its final contents, like an input it did not donate.
+    for (const auto& [path, attribute] : beforeInputsCopy.attributes) {
+      std::string difference = compareValues(
+          "attribute self." + path, afterInputsCopy.attributes.at(path).value, attribute.value);
       if (!difference.empty())
         return differ(difference + " after the call");
     }
