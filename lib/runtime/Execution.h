@@ -57,8 +57,10 @@ void registerStandInKernels();
 /// Runs the graph; returns the values of the output's elements (a tuple or list is flattened
 /// one level; a single value gives one element). Inputs are mutated in place as the graph says.
 /// `nodeValues` receives each call node's tensor as it was when the node ran (a shallow alias:
-/// later in-place metadata ops do not change its layout).
+/// later in-place metadata ops do not change its layout), or with `snapshot` false the tensor
+/// itself, as the graph left it.
 [[nodiscard]] Result<std::vector<c10::IValue>>
-execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr);
+execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr,
+        bool snapshot = true);
 
 } // namespace declone::runtime::detail

@@ -61,7 +61,7 @@ class Executor {
 public:
   Executor(const Graph& graph, Inputs& inputs) : graph_(graph), inputs_(inputs) {}
 
-  Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues);
+  Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues, bool snapshot);
 
 private:
   Status runCall(const Node* node, c10::IValue& result);
@@ -522,7 +522,8 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
   return runOp(node, target, node->args(), node->kwargs(), result);
 }
 
-Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeValues) {
+Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeValues,
+                                               bool snapshot) {
   graph_.numberNodes();
   values_.assign(graph_.orderBound(), c10::IValue());
   if (nodeValues)
@@ -552,7 +553,7 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
         return status.error();
       // What the node produced, even if an in-place metadata op (t_, resize_, set_, ...)
       // changes the tensor later: a shallow alias keeps its sizes, strides and offset.
-      if (nodeValues && value.isTensor() && value.toTensor().defined())
+      if (snapshot && nodeValues && value.isTensor() && value.toTensor().defined())
         (*nodeValues)[node->order()] = value.toTensor().alias();
       break;
     }
@@ -584,15 +585,17 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
     }
     }
   }
+  if (nodeValues && !snapshot)
+    *nodeValues = values_;
   return outputs;
 }
 
 } // namespace
 
 Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
-                                         std::vector<c10::IValue>* nodeValues) {
+                                         std::vector<c10::IValue>* nodeValues, bool snapshot) {
   registerStandInKernels();
-  return Executor(graph, inputs).run(nodeValues);
+  return Executor(graph, inputs).run(nodeValues, snapshot);
 }
 
 } // namespace declone::runtime::detail

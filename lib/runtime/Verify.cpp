@@ -241,12 +241,13 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
   return verdict;
 }
 
-Status annotateFromExecution(Graph& graph, uint64_t seed) {
+Status annotateFromExecution(Graph& graph, uint64_t seed, AnnotationTime when) {
   Result<Inputs> inputs = detail::makeInputs(graph, seed, {});
   if (!inputs.ok())
     return inputs.error();
   std::vector<c10::IValue> values;
-  Result<std::vector<c10::IValue>> outputs = detail::execute(graph, *inputs, &values);
+  Result<std::vector<c10::IValue>> outputs =
+      detail::execute(graph, *inputs, &values, when == AnnotationTime::WhenMade);
   if (!outputs.ok())
     return outputs.error();
   Context& context = graph.context();

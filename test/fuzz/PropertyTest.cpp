@@ -612,6 +612,7 @@ int main(int argc, char** argv) {
   Config config;
   config.graph.strippedGraphChance = 0.1;
   config.graph.inferredOffsetChance = 0.3;
+  config.graph.liveAnnotationChance = 0.2;
   if (!parseArguments(argc, argv, config)) {
     usage(stderr);
     return 2;

@@ -517,7 +517,7 @@ namespace {
 /// The generator's model of sizes, strides and offsets against what execution produced: a
 /// mismatch means the model that keeps the ops valid (view needs contiguity, writes need
 /// non-overlapping destinations) is wrong somewhere.
-Status checkPredictions(const Graph& graph, const std::vector<Value>& values) {
+Status checkPredictions(const Graph& graph, const std::vector<Value>& values, bool live) {
   std::map<std::string_view, const Value*> byName;
   for (const Value& value : values)
     byName[value.name] = &value;
@@ -533,9 +533,11 @@ Status checkPredictions(const Graph& graph, const std::vector<Value>& values) {
       return Error{"the generator's model of " + value.name + " is wrong: " + what, node->line(),
                    0};
     };
-    // Annotations record the tensor as its node made it, before in-place metadata ops.
-    const Shape& predictedSizes = value.producedSizes;
-    const std::optional<Layout>& predicted = value.producedLayout;
+    // Annotations record the tensor as its node made it, before in-place metadata ops, or
+    // (live) as the graph left it.
+    const Shape& predictedSizes = live ? value.sizes : value.producedSizes;
+    const std::optional<Layout>& predicted = live ? value.layout : value.producedLayout;
+    bool exact = live ? value.exact : value.producedExact;
     Shape sizes, strides;
     for (SymExpr size : type.sizes)
       sizes.push_back(constant(size));
@@ -550,7 +552,7 @@ Status checkPredictions(const Graph& graph, const std::vector<Value>& values) {
       return mismatch("storage offset " + std::to_string(offset) + " != predicted " +
                       std::to_string(predicted->offset));
     for (size_t i = 0; i < sizes.size(); ++i)
-      if ((value.producedExact || sizes[i] != 1) && strides[i] != predicted->strides[i])
+      if ((exact || sizes[i] != 1) && strides[i] != predicted->strides[i])
         return mismatch("strides " + listText(strides) + " != predicted " +
                         listText(predicted->strides));
   }
@@ -566,13 +568,15 @@ Result<std::string> tryRandomGraphText(uint64_t seed, const RandomGraphOptions& 
   if (!file.ok())
     return Error{"generated graph does not parse: " + file.error().format("<generated>")};
   Graph& graph = (*file)->modules.front()->graph;
-  Status annotated = runtime::annotateFromExecution(graph, seed);
+  Random rng(seed ^ 0x5bd1e9955bd1e995ULL);
+  bool live = rng.chance(options.liveAnnotationChance);
+  Status annotated = runtime::annotateFromExecution(
+      graph, seed, live ? runtime::AnnotationTime::AtEnd : runtime::AnnotationTime::WhenMade);
   if (!annotated.ok())
     return Error{"generated graph does not run: " + annotated.error().format("<generated>")};
-  Status predicted = checkPredictions(graph, generator.values());
+  Status predicted = checkPredictions(graph, generator.values(), live);
   if (!predicted.ok())
     return Error{"generator bug: " + predicted.error().format("<generated>")};
-  Random rng(seed ^ 0x5bd1e9955bd1e995ULL);
   if (rng.chance(options.strippedGraphChance))
     stripMetadata(graph, rng, options.stripNodeChance);
   if (rng.chance(options.inferredOffsetChance))
