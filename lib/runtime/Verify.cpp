@@ -63,7 +63,10 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
   if (same)
     return {};
   std::ostringstream out;
-  at::Tensor difference = (a.to(at::kDouble) - b.to(at::kDouble)).abs().nan_to_num(1e300);
+  // Complex values differ by the modulus of their difference (casting them to double would drop
+  // the imaginary part).
+  at::ScalarType wide = at::isComplexType(a.scalar_type()) ? at::kComplexDouble : at::kDouble;
+  at::Tensor difference = (a.to(wide) - b.to(wide)).abs().nan_to_num(1e300);
   int64_t flat = difference.numel() ? difference.reshape({-1}).argmax().item<int64_t>() : 0;
   out << label << ": values differ (largest difference "
       << (difference.numel() ? difference.reshape({-1})[flat].item<double>() : 0.0)
