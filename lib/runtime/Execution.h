@@ -38,5 +38,8 @@ void registerStandInKernels();
 /// one level; a single value gives one element). Inputs are mutated in place as the graph says.
 [[nodiscard]] Result<std::vector<c10::IValue>>
 execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr);
+/// As above, for the graph of `module`: calls of its nested subgraphs (invoke_subgraph, wrap)
+/// run their bodies.
+[[nodiscard]] Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs);
 
 } // namespace declone::runtime::detail

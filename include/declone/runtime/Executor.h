@@ -36,6 +36,10 @@ struct Verdict {
 /// without a kernel in this libtorch, an argument it cannot convert, mismatched signatures.
 [[nodiscard]] Result<Verdict> verify(const Graph& before, const Graph& after,
                                      const VerifyOptions& options);
+/// As above, for the graphs of two modules: calls of their nested subgraphs (invoke_subgraph,
+/// wrap) run the bodies each module holds.
+[[nodiscard]] Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
+                                     const VerifyOptions& options);
 
 /// Executes `graph` once on random inputs and rewrites the annotation of every call node whose
 /// value is a tensor with what execution produced: dtype, sizes, strides, device ("cpu") and,
