@@ -94,6 +94,9 @@ std::optional<FunctionalizedOutputs> functionalizedOutputs(const Node* node,
     return std::nullopt;
   FunctionalizedOutputs out;
   out.results = std::max<size_t>(schema->returns.size(), 1);
+  for (size_t i = 0; i < schema->returns.size(); ++i)
+    if (schema->returns[i].isTensorLike() && !schema->returnIsFresh(i))
+      out.resultsMayAliasCopies = true;
   if (v2) {
     const Arg* bases = node->kwarg("_all_bases");
     if (!bases || (bases->kind != ArgKind::List && bases->kind != ArgKind::Tuple))
@@ -501,20 +504,30 @@ void EffectAnalysis::Builder::analyzeFunctionalHigherOrder(const Node* node, Scr
     if (result_.isTensor(input))
       addAccess(effects, input, false);
   });
+  if (node->target()->opName == "triton_kernel_wrapper_functional") {
+    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+    effects.listOutput = true;
+    return;
+  }
+  std::optional<FunctionalizedOutputs> layout = functionalizedOutputs(node, result_.registry_);
+  // An in-place op returns the copy it wrote: two elements share memory (unknown unites them
+  // through the inputs every element then may alias).
+  if (layout && layout->resultsMayAliasCopies)
+    return makeUnknown(node, effects,
+                       "the op's result aliases the copy it mutates (an in-place or out= op)");
   bool copiesOnly =
       !node->kwarg("_only_clone_these_tensors") && !node->kwarg("_only_clone_these_bases");
-  if (copiesOnly || node->target()->opName == "triton_kernel_wrapper_functional") {
+  if (copiesOnly) {
     effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
     effects.listOutput = true;
     return;
   }
   // Where reinplacing left an argument out of the copies, op writes it, and the element that
   // would have been its copy is the argument itself.
-  std::optional<FunctionalizedOutputs> layout = functionalizedOutputs(node, result_.registry_);
   if (!layout)
     return makeUnknown(node, effects,
-                       "auto_functionalized with _only_clone_these_* whose op "
-                       "has no schema or whose arguments are not understood");
+                       "auto_functionalized with _only_clone_these_* whose op has no schema or "
+                       "whose arguments are not understood");
   effects.outputs.assign(layout->results, {OutputAlias::Kind::Fresh, nullptr});
   for (const FunctionalizedOutputs::Copy& copy : layout->copies) {
     if (!copy.inPlace || !copy.argument) {

@@ -34,6 +34,9 @@ struct FunctionalizedOutputs {
     bool inPlace = false;          ///< not copied: op writes the argument, the element is it
   };
   size_t results = 1;
+  /// Some result of op is not fresh: an in-place op returns the very (copied) argument it
+  /// wrote, so that result and a copy share memory, which no element-wise model can say.
+  bool resultsMayAliasCopies = false;
   std::vector<Copy> copies;
 };
 
