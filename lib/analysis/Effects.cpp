@@ -1,6 +1,8 @@
 // Effects of nodes: schema alias annotations, higher-order ops, getitem, conservative fallback.
 #include "declone/analysis/Effects.h"
 
+#include "declone/analysis/SubgraphEffects.h"
+
 #include <algorithm>
 
 namespace declone {
@@ -77,6 +79,61 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 }
 
 } // namespace
+
+std::optional<FunctionalizedOutputs> functionalizedOutputs(const Node* node,
+                                                           const SchemaRegistry& schemas) {
+  if (!node->isCall() || node->args().empty() || node->args()[0].kind != ArgKind::OpRef)
+    return std::nullopt;
+  std::string_view name = node->target()->opName;
+  bool v2 = name == "auto_functionalized_v2";
+  if (!node->target()->isHigherOrder() || (!v2 && name != "auto_functionalized"))
+    return std::nullopt;
+  const Target& op = *node->args()[0].op;
+  const OpSchema* schema = schemas.lookup(op.opNamespace, op.opName, op.overload);
+  if (!schema)
+    return std::nullopt;
+  FunctionalizedOutputs out;
+  out.results = std::max<size_t>(schema->returns.size(), 1);
+  for (size_t i = 0; i < schema->returns.size(); ++i)
+    if (schema->returns[i].isTensorLike() && !schema->returnIsFresh(i))
+      out.resultsMayAliasCopies = true;
+  if (v2) {
+    const Arg* bases = node->kwarg("_all_bases");
+    if (!bases || (bases->kind != ArgKind::List && bases->kind != ArgKind::Tuple))
+      return std::nullopt;
+    for (const Arg& base : bases->children())
+      out.copies.push_back({&base, false});
+  } else {
+    for (size_t i = 0; i < schema->arguments.size(); ++i)
+      if (schema->writesArgument(i))
+        out.copies.push_back({node->kwarg(schema->arguments[i].name), false});
+  }
+  // Inductor's reinplacing names what still needs a copy; the rest is written in place.
+  const Arg* only = node->kwarg(v2 ? "_only_clone_these_bases" : "_only_clone_these_tensors");
+  if (!only || only->kind == ArgKind::None)
+    return out;
+  if (only->kind != ArgKind::List && only->kind != ArgKind::Tuple)
+    return std::nullopt;
+  size_t mutated = 0;
+  for (size_t i = 0; i < out.copies.size(); ++i) {
+    bool listed = false;
+    if (v2) {
+      for (const Arg& index : only->children())
+        listed = listed || (index.kind == ArgKind::Int && index.integer == static_cast<int64_t>(i));
+    } else {
+      while (!schema->writesArgument(mutated))
+        ++mutated;
+      std::string_view argument = schema->arguments[mutated++].name;
+      for (const Arg& quoted : only->children()) {
+        std::string_view text = quoted.text();
+        listed = listed || (quoted.kind == ArgKind::String && text.size() >= 2 &&
+                            text.substr(1, text.size() - 2) == argument);
+      }
+    }
+    out.copies[i].inPlace = !listed;
+  }
+  return out;
+}
 
 bool isFunctionalHigherOrder(const Target& target) {
   return target.isHigherOrder() &&
@@ -204,6 +261,9 @@ private:
 
   void analyzeCall(const Node* node, Scratch& effects);
   void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
+  void analyzeFunctionalHigherOrder(const Node* node, Scratch& effects);
+  /// A call of a nested subgraph whose summary is known; false when it is not such a call.
+  bool analyzeSubgraphCall(const Node* node, Scratch& effects);
   void analyzeGetItem(const Node* node, Scratch& effects);
   /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
   void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
@@ -274,7 +334,11 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
     : EffectAnalysis(graph, schemas, countReferences(graph)) {}
 
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references)
-    : registry_(schemas) {
+    : EffectAnalysis(graph, schemas, references, nullptr) {}
+
+EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references,
+                               const SubgraphTable* subgraphs)
+    : registry_(schemas), subgraphs_(subgraphs) {
   Builder(*this).build(graph, references);
 }
 
@@ -410,16 +474,10 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
   const TargetEffects& plan = this->plan(*node->target());
   switch (plan.action) {
   case TargetEffects::Action::FunctionalHigherOrder:
-    // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
-    // values op would have mutated; the tuple is taken apart with getitem.
-    node->forEachInput([&](Node* input) {
-      if (result_.isTensor(input))
-        addAccess(effects, input, false);
-    });
-    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
-    effects.listOutput = true;
-    return;
+    return analyzeFunctionalHigherOrder(node, effects);
   case TargetEffects::Action::Unknown:
+    if (result_.subgraphs_ && node->target()->isHigherOrder() && analyzeSubgraphCall(node, effects))
+      return;
     return makeUnknown(node, effects, plan.reason);
   case TargetEffects::Action::Schema:
     return analyzeOpCall(node, plan, effects);
@@ -436,6 +494,53 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
                               : OutputAlias::Kind::NotTensor;
     return;
   }
+  }
+}
+
+void EffectAnalysis::Builder::analyzeFunctionalHigherOrder(const Node* node, Scratch& effects) {
+  // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
+  // values op would have mutated; the tuple is taken apart with getitem.
+  node->forEachInput([&](Node* input) {
+    if (result_.isTensor(input))
+      addAccess(effects, input, false);
+  });
+  if (node->target()->opName == "triton_kernel_wrapper_functional") {
+    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+    effects.listOutput = true;
+    return;
+  }
+  std::optional<FunctionalizedOutputs> layout = functionalizedOutputs(node, result_.registry_);
+  // An in-place op returns the copy it wrote: two elements share memory (unknown unites them
+  // through the inputs every element then may alias).
+  if (layout && layout->resultsMayAliasCopies)
+    return makeUnknown(node, effects,
+                       "the op's result aliases the copy it mutates (an in-place or out= op)");
+  bool copiesOnly =
+      !node->kwarg("_only_clone_these_tensors") && !node->kwarg("_only_clone_these_bases");
+  if (copiesOnly) {
+    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+    effects.listOutput = true;
+    return;
+  }
+  // Where reinplacing left an argument out of the copies, op writes it, and the element that
+  // would have been its copy is the argument itself.
+  if (!layout)
+    return makeUnknown(node, effects,
+                       "auto_functionalized with _only_clone_these_* whose op has no schema or "
+                       "whose arguments are not understood");
+  effects.outputs.assign(layout->results, {OutputAlias::Kind::Fresh, nullptr});
+  for (const FunctionalizedOutputs::Copy& copy : layout->copies) {
+    if (!copy.inPlace || !copy.argument) {
+      effects.outputs.push_back({OutputAlias::Kind::Fresh, nullptr});
+      continue;
+    }
+    copy.argument->forEachNode([&](Node* input) {
+      if (result_.isTensor(input))
+        addAccess(effects, input, true);
+    });
+    effects.outputs.push_back(copy.argument->isNode()
+                                  ? OutputAlias{OutputAlias::Kind::Aliases, copy.argument->node()}
+                                  : OutputAlias{OutputAlias::Kind::Unknown, nullptr});
   }
 }
 
@@ -517,6 +622,54 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
       effects.outputs.push_back(relation(i));
     return;
   }
+}
+
+bool EffectAnalysis::Builder::analyzeSubgraphCall(const Node* node, Scratch& effects) {
+  // invoke_subgraph(body, identifier, *operands) and wrap(body, *operands) call the body on
+  // the operands, which are its placeholders in order.
+  std::string_view name = node->target()->opName;
+  size_t first = name == "invoke_subgraph" ? 2 : name == "wrap" ? 1 : 0;
+  std::span<const Arg> args = node->args();
+  if (first == 0 || args.size() < first || !node->kwargs().empty() || !args[0].isNode() ||
+      args[0].node()->kind() != Node::Kind::GetAttr)
+    return false;
+  const SubgraphSummary* summary = result_.subgraphs_->find(args[0].node()->attribute());
+  std::span<const Arg> operands = args.subspan(first);
+  if (!summary || operands.size() != summary->writesInput.size())
+    return false;
+  if (!summary->known) {
+    makeUnknownOwned(node, effects, summary->unknownReason);
+    return true;
+  }
+  for (size_t i = 0; i < operands.size(); ++i)
+    operands[i].forEachNode([&](Node* input) {
+      if (result_.isTensor(input))
+        addAccess(effects, input, summary->writesInput[i]);
+    });
+  auto relation = [&](const SubgraphSummary::Output& output) -> OutputAlias {
+    switch (output.kind) {
+    case SubgraphSummary::Output::Kind::NotTensor:
+      return {OutputAlias::Kind::NotTensor, nullptr};
+    case SubgraphSummary::Output::Kind::Fresh:
+      return {OutputAlias::Kind::Fresh, nullptr};
+    case SubgraphSummary::Output::Kind::AliasesInput:
+      if (operands[output.input].isNode())
+        return {OutputAlias::Kind::Aliases, operands[output.input].node()};
+      break;
+    case SubgraphSummary::Output::Kind::Unknown:
+      break;
+    }
+    return {OutputAlias::Kind::Unknown, nullptr};
+  };
+  if (!summary->tupleOutput) {
+    effects.result = relation(summary->outputs[0]);
+    return true;
+  }
+  for (const SubgraphSummary::Output& output : summary->outputs)
+    effects.outputs.push_back(relation(output));
+  if (effects.outputs.empty()) // an empty tuple: nothing to take apart, nothing to alias
+    effects.outputs.push_back({OutputAlias::Kind::NotTensor, nullptr});
+  return true;
 }
 
 void EffectAnalysis::Builder::analyzeGetItem(const Node* node, Scratch& effects) {

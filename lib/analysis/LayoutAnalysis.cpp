@@ -1,6 +1,8 @@
 // Layout inference: annotations first, then view-op storage offsets and clone memory formats.
 #include "declone/analysis/LayoutAnalysis.h"
 
+#include "LayoutIndexing.h"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -41,26 +43,12 @@ bool isAtenOp(const Node* node, std::string_view name) {
   return node->isCall() && node->target()->isOp("aten", name);
 }
 
-/// max(size, 1), as PyTorch's contiguous strides take it. PyTorch gives backed size symbols
-/// (`s*`) the range [2, inf), so `Max(1, s0)` simplifies to `s0` there; we accept an expression
-/// over backed symbols that cannot be negative and is at least 1 at the bottom of that range.
+/// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
+/// (SymContext::sizeLowerBound) make it at least 1, so that `s0` is not written `Max(1, s0)`.
 SymExpr atLeastOne(SymContext& sym, SymExpr size) {
-  if (std::optional<int64_t> constant = size.constantValue())
-    return SymExpr::constant(std::max<int64_t>(*constant, 1));
-  if (sym.isPositive(size))
+  std::optional<int64_t> bound = sym.sizeLowerBound(size);
+  if (bound && *bound >= 1)
     return size;
-  std::vector<std::string> symbols;
-  sym.collectSymbols(size, symbols);
-  bool allBacked = std::all_of(symbols.begin(), symbols.end(),
-                               [](const std::string& name) { return name.starts_with("s"); });
-  if (allBacked && sym.isNonNegative(size)) {
-    std::unordered_map<std::string, int64_t> smallest;
-    for (const std::string& name : symbols)
-      smallest[name] = 2;
-    std::optional<int64_t> value = sym.evaluate(size, smallest);
-    if (value && *value >= 1)
-      return size;
-  }
   return sym.max(size, SymExpr::constant(1));
 }
 
@@ -267,10 +255,20 @@ struct LayoutAnalysis::Impl {
   };
   ViewKind viewKind(const Target& target) const;
   std::optional<SymExpr> splitElementOffset(const Node* getitem) const;
-  std::optional<SymExpr> functionalizedElementOffset(const Node* producer, int64_t index) const;
+  /// The strides of a getitem whose annotation has none, where the element's origin settles
+  /// them: a copy auto_functionalized(_v2) returns, or basic indexing of a tensor.
+  std::optional<std::span<const SymExpr>> elementStrides(const Node* getitem) const;
+  /// `x[index]` of a tensor x with basic indexing (a view), as LayoutIndexing works it out;
+  /// nullopt for any other node, and when x's layout is not known yet.
+  std::optional<detail::IndexedLayout> tensorIndexLayout(const Node* node) const;
+  /// The argument whose copy element `index` of auto_functionalized(_v2) `producer` is (it
+  /// has that argument's layout), or nullptr.
+  const Node* functionalizedCopySource(const Node* producer, int64_t index) const;
   std::optional<SymExpr> intArgument(const Node* node, size_t index, std::string_view name,
                                      std::optional<int64_t> fallback) const;
   std::span<const SymExpr> save(const std::vector<SymExpr>& values) const;
+  /// The values with SymContext::simplifyForSizes applied; `values` itself when none changes.
+  std::span<const SymExpr> simplifyForSizes(std::span<const SymExpr> values) const;
   /// Computes the layouts of a clone and of its source, if `node` is a clone of a node.
   void precomputeClone(const Node* node) const;
 
@@ -392,11 +390,19 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
   Layout layout;
   layout.dtype = type.dtype;
   layout.device = type.device;
-  layout.sizes = type.sizes;
-  layout.strides = type.strides;
-  layout.storageOffset = type.storageOffset;
+  // PyTorch prints a size or stride as `Max(1, s0)` in one place and `s0` in another; they are
+  // one value, and layouts compare by their canonical expressions.
+  layout.sizes = simplifyForSizes(type.sizes);
+  if (type.strides)
+    layout.strides = simplifyForSizes(*type.strides);
+  if (type.storageOffset)
+    layout.storageOffset = sym_.simplifyForSizes(*type.storageOffset);
   if (!layout.storageOffset)
     layout.storageOffset = inferOffset(node);
+  if (missing_)
+    return std::nullopt;
+  if (!layout.strides && node->isCall() && node->target()->isOperator("getitem"))
+    layout.strides = elementStrides(node);
   if (missing_)
     return std::nullopt;
   if (!layout.strides && isAtenOp(node, "clone") && !node->args().empty() &&
@@ -410,6 +416,20 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
     }
   }
   return layout;
+}
+
+std::span<const SymExpr>
+LayoutAnalysis::Impl::simplifyForSizes(std::span<const SymExpr> values) const {
+  // Most annotations have nothing to simplify: they are kept, not copied.
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (sym_.simplifyForSizes(values[i]) == values[i])
+      continue;
+    std::vector<SymExpr> simplified(values.begin(), values.end());
+    for (size_t j = i; j < values.size(); ++j)
+      simplified[j] = sym_.simplifyForSizes(values[j]);
+    return save(simplified);
+  }
+  return values;
 }
 
 std::span<const SymExpr> LayoutAnalysis::Impl::save(const std::vector<SymExpr>& values) const {
@@ -444,8 +464,12 @@ std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const
   if (isAtenOp(node, "clone"))
     return SymExpr::constant(0);
   if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
-      node->args()[0].isNode() && effects_.hasOutputs(node->args()[0].node()))
-    return splitElementOffset(node);
+      node->args()[0].isNode()) {
+    if (effects_.hasOutputs(node->args()[0].node()))
+      return splitElementOffset(node);
+    if (std::optional<detail::IndexedLayout> indexed = tensorIndexLayout(node))
+      return indexed->storageOffset;
+  }
   OutputAlias result = effects_.result(node);
   switch (result.kind) {
   case OutputAlias::Kind::Fresh:
@@ -543,39 +567,56 @@ std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const 
   return sym_.add(base, sym_.mul(*start, (*input->strides)[*d]));
 }
 
-std::optional<SymExpr> LayoutAnalysis::Impl::functionalizedElementOffset(const Node* producer,
-                                                                         int64_t index) const {
-  // auto_functionalized(op, **kwargs) returns op's results, then copies of the arguments op
-  // mutates in schema order: (*outs, *copies) when op returns several values, (out, *copies)
-  // when it returns one or none. The copies are made with clone_preserve_strides: each keeps
-  // its argument's strides and storage offset. Other higher-order ops: unknown.
-  if (producer->target()->opName != "auto_functionalized" || producer->args().empty() ||
-      producer->args()[0].kind != ArgKind::OpRef)
-    return std::nullopt;
-  const Target& op = *producer->args()[0].op;
-  const OpSchema* schema = effects_.schemas().lookup(op.opNamespace, op.opName, op.overload);
-  if (!schema)
-    return std::nullopt;
-  auto results = static_cast<int64_t>(std::max<size_t>(schema->returns.size(), 1));
-  int64_t copies = 0;
-  for (size_t i = 0; i < schema->arguments.size(); ++i)
-    copies += schema->writesArgument(i);
+const Node* LayoutAnalysis::Impl::functionalizedCopySource(const Node* producer,
+                                                           int64_t index) const {
+  // The copies are made with clone_preserve_strides: each keeps its argument's strides and
+  // storage offset; one that reinplacing left out is the argument itself (FunctionalizedOutputs).
+  // auto_functionalized_v2's copies are of the bases, not of the views op mutates.
+  std::optional<FunctionalizedOutputs> outputs =
+      functionalizedOutputs(producer, effects_.schemas());
+  if (!outputs)
+    return nullptr;
+  auto results = static_cast<int64_t>(outputs->results);
+  auto copies = static_cast<int64_t>(outputs->copies.size());
   if (index < 0) // Python's rule: counts from the end of the tuple
     index += results + copies;
-  if (index < results)
-    return std::nullopt; // one of op's own results, or before the tuple's start
-  index -= results - 1;  // the copy's position among the mutated arguments, from 1
-  int64_t mutated = 0;
-  for (size_t i = 0; i < schema->arguments.size(); ++i) {
-    if (!schema->writesArgument(i) || ++mutated != index)
-      continue;
-    const Arg* argument = producer->kwarg(schema->arguments[i].name);
-    if (!argument || !argument->isNode())
-      return std::nullopt;
-    const Layout* layout = this->input(argument->node());
-    return layout ? layout->storageOffset : std::nullopt;
+  if (index < results || index >= results + copies)
+    return nullptr; // one of op's own results, or outside the tuple
+  const Arg* argument = outputs->copies[static_cast<size_t>(index - results)].argument;
+  return argument && argument->isNode() ? argument->node() : nullptr;
+}
+
+std::optional<std::span<const SymExpr>>
+LayoutAnalysis::Impl::elementStrides(const Node* getitem) const {
+  if (getitem->args().size() != 2 || !getitem->args()[0].isNode())
+    return std::nullopt;
+  const Node* producer = getitem->args()[0].node();
+  if (producer->isCall() && producer->target()->isHigherOrder() &&
+      getitem->args()[1].kind == ArgKind::Int) {
+    const Node* source = functionalizedCopySource(producer, getitem->args()[1].integer);
+    const Layout* layout = source ? input(source) : nullptr;
+    return layout ? layout->strides : std::nullopt;
   }
+  if (std::optional<detail::IndexedLayout> indexed = tensorIndexLayout(getitem);
+      indexed && indexed->strides)
+    return save(*indexed->strides);
   return std::nullopt;
+}
+
+std::optional<detail::IndexedLayout>
+LayoutAnalysis::Impl::tensorIndexLayout(const Node* node) const {
+  if (!node->target()->isOperator("getitem") || node->args().size() != 2 ||
+      !node->args()[0].isNode() || node->type().kind != TypeAnnotation::Kind::Tensor)
+    return std::nullopt;
+  const Node* container = node->args()[0].node();
+  OutputAlias result = effects_.result(node);
+  if (effects_.hasOutputs(container) || result.kind != OutputAlias::Kind::Aliases ||
+      result.input != container)
+    return std::nullopt;
+  const Layout* input = this->input(container);
+  if (!input)
+    return std::nullopt;
+  return detail::indexedLayout(sym_, *input, node->args()[1], node->type().tensor->sizes);
 }
 
 std::optional<SymExpr> LayoutAnalysis::Impl::splitElementOffset(const Node* getitem) const {
@@ -583,8 +624,11 @@ std::optional<SymExpr> LayoutAnalysis::Impl::splitElementOffset(const Node* geti
   if (getitem->args()[1].kind != ArgKind::Int)
     return std::nullopt;
   int64_t index = getitem->args()[1].integer;
-  if (producer->isCall() && producer->target()->isHigherOrder())
-    return functionalizedElementOffset(producer, index);
+  if (producer->isCall() && producer->target()->isHigherOrder()) {
+    const Node* source = functionalizedCopySource(producer, index);
+    const Layout* layout = source ? this->input(source) : nullptr;
+    return layout ? layout->storageOffset : std::nullopt;
+  }
   // Every element of a list relates alike, whatever its position.
   OutputAlias relation =
       effects_.output(producer, effects_.elementIndex(producer, index).value_or(0));

@@ -2,6 +2,7 @@
 #include "declone/transforms/CloneElimination.h"
 
 #include "CloneEliminationImpl.h"
+#include "declone/analysis/SubgraphEffects.h"
 
 namespace declone {
 
@@ -180,13 +181,23 @@ void CloneRewriter::remove(Node* clone, Node* source, std::string detail) {
 
 CloneEliminationResult eliminateClones(Graph& graph, const CloneEliminationOptions& options) {
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
-  return options.mode == CloneEliminationMode::Safe ? detail::runSafe(graph, options, schemas)
-                                                    : detail::runVllm(graph, options, schemas);
+  return options.mode == CloneEliminationMode::Safe
+             ? detail::runSafe(graph, options, schemas, nullptr)
+             : detail::runVllm(graph, options, schemas);
 }
 
 CloneEliminationResult eliminateClones(GraphModule& module,
                                        const CloneEliminationOptions& options) {
-  CloneEliminationResult total = eliminateClones(module.graph, options);
+  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
+  // The safe mode reads the effects of calls of nested subgraphs from their bodies, summarised
+  // before the bodies are rewritten below (vLLM's pass has no such model).
+  CloneEliminationResult total;
+  if (options.mode == CloneEliminationMode::Safe && !module.children.empty()) {
+    SubgraphTable subgraphs(module, schemas);
+    total = detail::runSafe(module.graph, options, schemas, &subgraphs);
+  } else {
+    total = eliminateClones(module.graph, options);
+  }
   CloneEliminationOptions nested = options;
   nested.donated.clear(); // a subgraph's inputs belong to its caller
   for (auto& child : module.children) {

@@ -240,7 +240,7 @@ const ClosureCase kClosureCases[] = {
      R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cpu"):
         mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
-        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.aten.add_.Tensor, self = mul, other = 1)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default, result = mul, input = arg0_1, weight = arg0_1, epsilon = 1e-06)
         getitem_1: "f32[4][1]cpu" = auto_functionalized[1]
         getitem_2: "f32[4][1]cpu" = auto_functionalized[1]
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_1)
@@ -282,7 +282,7 @@ const ClosureCase kClosureCases[] = {
      R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cpu"):
         mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
-        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.aten.add_.Tensor, self = mul, other = 1)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default, result = mul, input = arg0_1, weight = arg0_1, epsilon = 1e-06)
         getitem_1: "f32[4][1]cpu" = auto_functionalized[1]
         getitem_2: "f32[4][1]cpu" = auto_functionalized[-1]
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_2)

@@ -16,9 +16,34 @@
 
 namespace declone {
 
+class SubgraphTable;
+
 /// auto_functionalized and its kin: higher-order ops that read their tensor arguments and
 /// return fresh tensors.
 [[nodiscard]] bool isFunctionalHigherOrder(const Target& target);
+
+/// How auto_functionalized / auto_functionalized_v2 lays out the tuple it returns: op's results
+/// (one slot when op returns none), then one copy per argument op mutates (v1, in schema order)
+/// or per base (v2, the `_all_bases` list, of which op mutates views). The copies are made by
+/// clone_preserve_strides, except those `_only_clone_these_tensors` (v1, names) or
+/// `_only_clone_these_bases` (v2, indices) leaves out: op writes those arguments themselves,
+/// and their elements are the arguments.
+struct FunctionalizedOutputs {
+  struct Copy {
+    const Arg* argument = nullptr; ///< what the element is a copy of (nullptr: not passed)
+    bool inPlace = false;          ///< not copied: op writes the argument, the element is it
+  };
+  size_t results = 1;
+  /// Some result of op is not fresh: an in-place op returns the very (copied) argument it
+  /// wrote, so that result and a copy share memory, which no element-wise model can say.
+  bool resultsMayAliasCopies = false;
+  std::vector<Copy> copies;
+};
+
+/// The layout of an auto_functionalized(_v2) call's tuple; nullopt for other calls and when
+/// op's schema is not known.
+[[nodiscard]] std::optional<FunctionalizedOutputs>
+functionalizedOutputs(const Node* node, const SchemaRegistry& schemas);
 
 /// What a call's target settles for every call of it, before the call's arguments are bound:
 /// the schema lookup, the wildcard check, which arguments are written or only viewed, how each
@@ -121,6 +146,10 @@ public:
   /// which bounds the accesses. Sparing the analysis a walk of its own matters on large graphs,
   /// where a walk is a pass over some hundred MB of nodes.
   EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references);
+  /// As above; calls of the nested subgraphs in `subgraphs` (invoke_subgraph, wrap) have the
+  /// effects their bodies have, instead of unknown ones. The table must outlive the analysis.
+  EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references,
+                 const SubgraphTable* subgraphs);
   /// The `references` of the constructor above.
   [[nodiscard]] static size_t countReferences(const Graph& graph);
   // Reasons of unknown effects view strings the analysis owns: a copy would view the
@@ -188,6 +217,7 @@ private:
   [[nodiscard]] const OutputRange* outputRange(const Node* node) const;
 
   const SchemaRegistry& registry_;
+  const SubgraphTable* subgraphs_ = nullptr;
   /// Node-based, so plans (and the reasons views point into) stay put as targets are added.
   std::unordered_map<const Target*, TargetEffects> plans_;
   std::vector<Packed> packed_;
