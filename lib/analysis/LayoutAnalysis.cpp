@@ -452,8 +452,9 @@ std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const
     return SymExpr::constant(0);
   case OutputAlias::Kind::Aliases: {
     const OpSchema* schema = effects_.schema(node);
-    // An in-place or out= op returns the very tensor it wrote.
-    if (schema && schema->isMutable())
+    // An in-place or out= op returns the very tensor it wrote. A result that only the override
+    // table relates to an argument may be a new tensor: its layout is not derived.
+    if (schema && schema->isMutable() && schema->returnAliasesArgument(0))
       if (const Layout* input = this->input(result.input))
         return input->storageOffset;
     return viewOffset(node);
