@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <c10/util/Logging.h>
 #include <cstring>
-#include <map>
 #include <optional>
 
 namespace declone::runtime {
@@ -84,7 +83,7 @@ std::string intList(const std::vector<int64_t>& values) {
   return "[" + join(parts) + "]";
 }
 
-/// The element type of a non-tensor argument as probes handle it, or nullopt.
+/// The arguments probes vary: each bool negated, the probability `p` made 0.
 bool isBool(const SchemaArgument& argument) {
   return argument.type.element == "bool" && !argument.type.isList();
 }
