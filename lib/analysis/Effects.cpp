@@ -1,6 +1,7 @@
 // Effects of nodes: schema alias annotations, higher-order ops, getitem, conservative fallback.
 #include "declone/analysis/Effects.h"
 
+#include "declone/analysis/EffectOverrides.h"
 #include "declone/analysis/SubgraphEffects.h"
 
 #include <algorithm>
@@ -42,40 +43,72 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
   return true;
 }
 
-/// Ops that write arguments their schema does not mark as written (PyTorch's batch-norm
-/// kernels update the running statistics; rrelu_with_noise fills `noise`), and only in
-/// training: a call whose `training` argument is False does not write them. The schema cannot
-/// be trusted for these, whichever registry or live op it came from.
-struct UndeclaredWrite {
-  std::string_view op; ///< aten op name, any overload
-  std::string_view arguments[2];
-};
-constexpr UndeclaredWrite kUndeclaredWrites[] = {
-    {"native_batch_norm", {"running_mean", "running_var"}},
-    {"_native_batch_norm_legit", {"running_mean", "running_var"}},
-    {"_batch_norm_impl_index", {"running_mean", "running_var"}},
-    {"cudnn_batch_norm", {"running_mean", "running_var"}},
-    {"miopen_batch_norm", {"running_mean", "running_var"}},
-    {"batch_norm", {"running_mean", "running_var"}},
-    {"rrelu_with_noise", {"noise", {}}},
-};
-
-bool writesUndeclared(const Target& target, std::string_view argument) {
-  if (target.opNamespace != "aten")
-    return false;
-  for (const UndeclaredWrite& entry : kUndeclaredWrites)
-    if (entry.op == target.opName)
-      for (std::string_view name : entry.arguments)
-        if (!name.empty() && name == argument)
-          return true;
-  return false;
-}
-
 /// The argument only lends its storage to a return, as the input of a view op does.
 bool isViewArgument(const OpSchema& schema, size_t index) {
   const SchemaArgument& argument = schema.arguments[index];
   return std::any_of(schema.returns.begin(), schema.returns.end(),
                      [&](const SchemaArgument& ret) { return ret.sharesAliasSetWith(argument); });
+}
+
+/// The override table by overload, built once.
+std::span<const EffectOverride* const> effectOverridesOf(std::string_view op) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::vector<const EffectOverride*>> out;
+    for (const EffectOverride& entry : builtinEffectOverrides())
+      out[entry.op].push_back(&entry);
+    return out;
+  }();
+  auto found = index.find(op);
+  if (found == index.end())
+    return {};
+  return found->second;
+}
+
+/// Corrects `plan` by one table entry; false when the entry names what the schema lacks (a
+/// newer or older schema of the op), which leaves the effects unknown.
+bool applyOverride(const EffectOverride& entry, TargetEffects& plan) {
+  using Return = TargetEffects::Return;
+  const OpSchema& schema = *plan.schema;
+  std::optional<size_t> argument = schema.argumentIndex(entry.argument);
+  if (!argument)
+    return false;
+  uint8_t& flags = plan.argumentFlags[*argument];
+  switch (entry.kind) {
+  case EffectOverride::Kind::ReturnAliases: {
+    if (plan.shape != TargetEffects::Shape::Tuple ? entry.returnIndex != 0
+                                                  : entry.returnIndex >= plan.returns.size())
+      return false;
+    Return& ret = plan.returns[entry.returnIndex];
+    if (ret.kind == Return::Kind::NotTensor)
+      return false;
+    // The result may be the argument itself, so consumers must treat it as a view of it. A
+    // return that may alias two arguments is beyond one relation: it may alias any.
+    if (ret.kind == Return::Kind::AliasesArgument && ret.argument != *argument)
+      ret = {Return::Kind::Unknown};
+    else if (ret.kind != Return::Kind::Unknown)
+      ret = {Return::Kind::AliasesArgument, static_cast<uint32_t>(*argument)};
+    plan.bindsArguments = true;
+    // The kernel reads the argument when it computes a new result.
+    flags &= static_cast<uint8_t>(~TargetEffects::kView);
+    return true;
+  }
+  case EffectOverride::Kind::Writes: {
+    std::optional<size_t> condition;
+    if (!entry.condition.empty() && !(condition = schema.argumentIndex(entry.condition)))
+      return false;
+    // A write that is declared, or unconditional by an earlier entry, stays unconditional.
+    bool alreadyAlways =
+        (flags & TargetEffects::kWrite) && !(flags & TargetEffects::kConditionalWrite);
+    flags = TargetEffects::kWrite; // a written argument is read too, not only viewed
+    // One condition per op: a write under another condition than the op's is unconditional.
+    if (alreadyAlways || !condition || (plan.writeCondition && *plan.writeCondition != *condition))
+      return true;
+    plan.writeCondition = static_cast<uint32_t>(*condition);
+    flags |= TargetEffects::kConditionalWrite;
+    return true;
+  }
+  }
+  return false;
 }
 
 } // namespace
@@ -141,7 +174,7 @@ bool isFunctionalHigherOrder(const Target& target) {
                    target.opName) != std::end(kFunctionalHigherOrderOps);
 }
 
-TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
+TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schemas) {
   using Action = TargetEffects::Action;
   using Return = TargetEffects::Return;
   TargetEffects plan;
@@ -167,16 +200,9 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.action = Action::Schema;
     plan.schema = schema;
     plan.argumentFlags.resize(schema->arguments.size());
-    std::optional<size_t> training = schema->argumentIndex("training");
     for (size_t i = 0; i < schema->arguments.size(); ++i) {
       if (schema->writesArgument(i)) {
         plan.argumentFlags[i] = TargetEffects::kWrite;
-      } else if (writesUndeclared(target, schema->arguments[i].name)) {
-        plan.argumentFlags[i] = TargetEffects::kWrite;
-        if (training) {
-          plan.argumentFlags[i] |= TargetEffects::kWriteInTraining;
-          plan.trainingArgument = static_cast<uint32_t>(*training);
-        }
       } else if (isViewArgument(*schema, i)) {
         plan.argumentFlags[i] = TargetEffects::kView;
       }
@@ -204,13 +230,6 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
         plan.bindsArguments = true;
       }
     }
-    // wait_tensor's schema declares a fresh result, but it returns its input once the
-    // collective has finished writing it.
-    if (target.isOp("_c10d_functional", "wait_tensor") && plan.shape == TargetEffects::Shape::One &&
-        !schema->arguments.empty()) {
-      plan.returns[0] = {Return::Kind::AliasesArgument, 0};
-      plan.bindsArguments = true;
-    }
     return plan;
   }
   case Target::Kind::Function:
@@ -228,6 +247,23 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
     return plan;
   }
+  return plan;
+}
+
+TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
+  TargetEffects plan = declaredEffects(target, schemas);
+  if (plan.action != TargetEffects::Action::Schema)
+    return plan;
+  // The table is keyed by the overload as the schema names it; the schema, not the target,
+  // settles the name ("default" and "" are the same overload).
+  std::string name = plan.schema->fullName();
+  for (const EffectOverride* entry : effectOverridesOf(name))
+    if (!applyOverride(*entry, plan)) {
+      TargetEffects unknown;
+      unknown.reason = "the effect override '" + entry->correction() + "' does not fit " +
+                       plan.schema->toString();
+      return unknown;
+    }
   return plan;
 }
 
@@ -552,18 +588,21 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
   bool binds = plan.bindsArguments;
   if (binds)
     bound_.assign(schema.arguments.size(), nullptr);
-  // The batch-norm family writes its running statistics only in training.
-  bool notTraining = false;
-  if (plan.trainingArgument) {
-    const Arg* training = *plan.trainingArgument < node->args().size()
-                              ? &node->args()[*plan.trainingArgument]
-                              : node->kwarg(schema.arguments[*plan.trainingArgument].name);
-    notTraining = training && training->kind == ArgKind::Bool && !training->boolean;
+  // Writes that happen only when a bool argument is true (the batch-norm family's running
+  // statistics in training): a literal False, or a default False left out, means none.
+  bool conditionFalse = false;
+  if (plan.writeCondition) {
+    const SchemaArgument& parameter = schema.arguments[*plan.writeCondition];
+    const Arg* condition = *plan.writeCondition < node->args().size()
+                               ? &node->args()[*plan.writeCondition]
+                               : node->kwarg(parameter.name);
+    conditionFalse = condition ? condition->kind == ArgKind::Bool && !condition->boolean
+                               : parameter.defaultValue == "False";
   }
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
     uint8_t flags = index ? plan.argumentFlags[*index] : 0;
     bool write = (flags & TargetEffects::kWrite) != 0 &&
-                 !(notTraining && (flags & TargetEffects::kWriteInTraining));
+                 !(conditionFalse && (flags & TargetEffects::kConditionalWrite));
     if (index && binds)
       bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.

@@ -476,8 +476,19 @@ std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const
     return SymExpr::constant(0);
   case OutputAlias::Kind::Aliases: {
     const OpSchema* schema = effects_.schema(node);
-    // An in-place or out= op returns the very tensor it wrote.
-    if (schema && schema->isMutable())
+    // The schema declares a new tensor and only the override table relates the result to an
+    // argument (_unsafe_view, dropout in eval, type_as): it is the argument, a view of it at its
+    // offset, or a new tensor, so its offset is known only where those agree, at 0 (the audit
+    // records each entry's result offset: 0 for inputs at 0).
+    if (schema && schema->returns.size() == 1 && schema->returnIsFresh(0)) {
+      const Layout* input = this->input(result.input);
+      if (input && input->storageOffset && *input->storageOffset == SymExpr::constant(0))
+        return SymExpr::constant(0);
+      return std::nullopt;
+    }
+    // An in-place or out= op returns the very tensor it wrote. A result that only the override
+    // table relates to an argument may be a new tensor: its layout is not derived.
+    if (schema && schema->isMutable() && schema->returnAliasesArgument(0))
       if (const Layout* input = this->input(result.input))
         return input->storageOffset;
     return viewOffset(node);

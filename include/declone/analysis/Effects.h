@@ -72,9 +72,10 @@ struct TargetEffects {
   };
   static constexpr uint8_t kWrite = 1; ///< argument flag: written (declared or not)
   static constexpr uint8_t kView = 2;  ///< argument flag: not written, only lends storage
-  /// Argument flag, with kWrite: the kernel writes it only in training (the batch-norm family's
-  /// running statistics): a call whose `training` argument is a literal False does not.
-  static constexpr uint8_t kWriteInTraining = 4;
+  /// Argument flag, with kWrite: written only when the bool argument `writeCondition` is true
+  /// (the batch-norm family's running statistics, only in training): a call that passes a
+  /// literal False, or leaves out a default False, does not write it.
+  static constexpr uint8_t kConditionalWrite = 4;
   Action action = Action::Unknown;
   std::string reason; ///< why the effects are unknown, for remarks
   const OpSchema* schema = nullptr;
@@ -82,13 +83,17 @@ struct TargetEffects {
   /// Some return aliases an argument: calls must record which node fills each argument.
   bool bindsArguments = false;
   std::vector<uint8_t> argumentFlags; ///< by schema argument
-  /// The schema argument `training`, for ops with kWriteInTraining arguments.
-  std::optional<uint32_t> trainingArgument;
+  /// The schema argument that kConditionalWrite arguments depend on (`training`).
+  std::optional<uint32_t> writeCondition;
   std::vector<Return> returns;
 };
 
-/// The effects every call of `target` has (see TargetEffects).
+/// The effects every call of `target` has (see TargetEffects): the schema's, corrected by the
+/// override table (EffectOverrides.h) where libtorch's kernels alias or write more than it says.
 [[nodiscard]] TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas);
+/// The effects the schema alone declares, without the override table: what the audit
+/// (declone-audit-effects) checks against execution.
+[[nodiscard]] TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schemas);
 
 /// How a value (or one output of a multi-output node) relates to the node's tensor inputs.
 struct OutputAlias {
