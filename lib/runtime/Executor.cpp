@@ -102,6 +102,7 @@ private:
                std::span<const KwArg> kwargs, c10::IValue& result);
   Status runAutoFunctionalized(const Node* node, c10::IValue& result);
   Status runFunction(const Node* node, c10::IValue& result);
+  Status runMetadataQuery(const Node* node, const Target& target, c10::IValue& result);
   Result<c10::IValue> convert(const Arg& arg, const c10::TypePtr& type);
   Result<int64_t> intValue(const Arg& arg);
   Error fail(const Node* node, std::string message) const {
@@ -418,6 +419,31 @@ Status Executor::runFunction(const Node* node, c10::IValue& result) {
   return ok();
 }
 
+Status Executor::runMetadataQuery(const Node* node, const Target& target, c10::IValue& result) {
+  // sym_size.int, sym_stride.int, sym_numel, sym_storage_offset: the tensor's metadata as ints.
+  // libtorch 1.13 registers them with TorchScript only, not with the dispatcher.
+  std::span<const Arg> args = node->args();
+  if (args.empty() || !args[0].isNode() || !values_[args[0].node()->order()].isTensor())
+    return fail(node, opName(target) + " needs a tensor");
+  const at::Tensor& tensor = values_[args[0].node()->order()].toTensor();
+  if (target.opName == "sym_numel" || target.opName == "sym_storage_offset") {
+    result = target.opName == "sym_numel" ? tensor.numel() : tensor.storage_offset();
+    return ok();
+  }
+  c10::IntArrayRef all = target.opName == "sym_size" ? tensor.sizes() : tensor.strides();
+  if (args.size() != 2)
+    return fail(node, opName(target) + " runs here with a dim only");
+  Result<int64_t> dim = intValue(args[1]);
+  if (!dim.ok())
+    return dim.error();
+  auto rank = static_cast<int64_t>(all.size());
+  int64_t wrapped = *dim < 0 ? *dim + rank : *dim;
+  if (wrapped < 0 || wrapped >= rank)
+    return fail(node, opName(target) + ": dim out of range");
+  result = all[static_cast<size_t>(wrapped)];
+  return ok();
+}
+
 Status Executor::runCall(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.kind == Target::Kind::Function)
@@ -429,6 +455,10 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
       return runAutoFunctionalized(node, result);
     return fail(node, "higher-order op " + std::string(target.opName) + " does not run here");
   }
+  if (target.opNamespace == "aten" &&
+      (target.opName == "sym_size" || target.opName == "sym_stride" ||
+       target.opName == "sym_numel" || target.opName == "sym_storage_offset"))
+    return runMetadataQuery(node, target, result);
   if (target.isOp("prims", "convert_element_type")) {
     // prims.convert_element_type(x, dtype) is aten._to_copy(x, dtype=dtype).
     Context& context = graph_.context();
