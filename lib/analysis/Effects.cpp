@@ -81,21 +81,11 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
 /// than (or besides) its data, from PyTorch's native_functions.yaml (and prims). detach_ and
 /// rename_ change only autograd and names, so they are not here.
 constexpr std::pair<std::string_view, std::string_view> kInPlaceLayoutOps[] = {
-    {"aten", "as_strided_"},
-    {"aten", "resize_"},
-    {"aten", "resize_as_"},
-    {"aten", "resize_as_sparse_"},
-    {"aten", "sparse_resize_"},
-    {"aten", "sparse_resize_and_clear_"},
-    {"aten", "_resize_output_"},
-    {"aten", "set_"},
-    {"aten", "t_"},
-    {"aten", "transpose_"},
-    {"aten", "swapaxes_"},
-    {"aten", "swapdims_"},
-    {"aten", "squeeze_"},
-    {"aten", "unsqueeze_"},
-    {"aten", "_mkldnn_transpose_"},
+    {"aten", "as_strided_"},       {"aten", "resize_"},        {"aten", "resize_as_"},
+    {"aten", "resize_as_sparse_"}, {"aten", "sparse_resize_"}, {"aten", "sparse_resize_and_clear_"},
+    {"aten", "_resize_output_"},   {"aten", "set_"},           {"aten", "t_"},
+    {"aten", "transpose_"},        {"aten", "swapaxes_"},      {"aten", "swapdims_"},
+    {"aten", "squeeze_"},          {"aten", "unsqueeze_"},     {"aten", "_mkldnn_transpose_"},
     {"prims", "resize"},
 };
 
@@ -114,13 +104,12 @@ bool named(const OpSchema& schema, std::string_view opNamespace, std::string_vie
 /// schema's name, so that a call spelled any way (overload, method) gets them.
 void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
   using Return = TargetEffects::Return;
-  bool changesSelf = std::any_of(
-      std::begin(kInPlaceLayoutOps), std::end(kInPlaceLayoutOps),
-      [&](const auto& op) { return named(schema, op.first, op.second); });
-  bool readsMetadata =
-      schema.opNamespace == "aten" &&
-      std::find(std::begin(kMetadataQueries), std::end(kMetadataQueries), schema.name) !=
-          std::end(kMetadataQueries);
+  bool changesSelf =
+      std::any_of(std::begin(kInPlaceLayoutOps), std::end(kInPlaceLayoutOps),
+                  [&](const auto& op) { return named(schema, op.first, op.second); });
+  bool readsMetadata = schema.opNamespace == "aten" &&
+                       std::find(std::begin(kMetadataQueries), std::end(kMetadataQueries),
+                                 schema.name) != std::end(kMetadataQueries);
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     uint8_t& flags = plan.argumentFlags[i];
     if (flags & TargetEffects::kWrite) {
@@ -538,7 +527,8 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
     // rule 1's business, and whether it stays so LayoutAnalysis's (kChangesLayout).
     if (flags & (TargetEffects::kView | TargetEffects::kReadsMetadataOnly))
       return;
-    bool changesLayout = write && (flags & (TargetEffects::kChangesLayout | TargetEffects::kResizesOut));
+    bool changesLayout =
+        write && (flags & (TargetEffects::kChangesLayout | TargetEffects::kResizesOut));
     value.forEachNode([&](Node* input) {
       if (!result_.isTensor(input))
         return;

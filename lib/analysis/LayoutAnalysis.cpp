@@ -23,8 +23,8 @@ constexpr std::string_view kSameOffsetViews[] = {
 constexpr std::string_view kOffsetViews[] = {"slice", "select", "narrow", "diagonal", "as_strided"};
 /// Ops that return a view when they can and a copy otherwise: the offset is the input's when
 /// that is 0 (a copy starts at 0 too), else unknown.
-constexpr std::string_view kMaybeViews[] = {"reshape",      "flatten",     "unflatten",
-                                           "contiguous",   "resolve_conj", "resolve_neg"};
+constexpr std::string_view kMaybeViews[] = {"reshape",    "flatten",      "unflatten",
+                                            "contiguous", "resolve_conj", "resolve_neg"};
 
 /// A constant dimension index with Python's negative indexing, checked against the rank.
 std::optional<size_t> normalizeDim(std::optional<SymExpr> dim, size_t rank) {
@@ -467,15 +467,15 @@ detail::ViewBits LayoutAnalysis::Impl::viewBits(const Node* node, DType dtype) c
   if (node->isCall()) {
     relation = effects_.result(node);
     const Arg* container = node->args().empty() ? nullptr : &node->args()[0];
-    if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
-        container->isNode() && effects_.hasOutputs(container->node())) {
+    if (node->target()->isOperator("getitem") && node->args().size() == 2 && container->isNode() &&
+        effects_.hasOutputs(container->node())) {
       // Every element of a list relates alike, whatever its position.
-      relation = node->args()[1].kind == ArgKind::Int
-                     ? effects_.output(container->node(),
-                                       effects_.elementIndex(container->node(),
-                                                             node->args()[1].integer)
-                                           .value_or(0))
-                     : OutputAlias{OutputAlias::Kind::Unknown, nullptr};
+      relation =
+          node->args()[1].kind == ArgKind::Int
+              ? effects_.output(
+                    container->node(),
+                    effects_.elementIndex(container->node(), node->args()[1].integer).value_or(0))
+              : OutputAlias{OutputAlias::Kind::Unknown, nullptr};
     }
   } else {
     relation.kind = OutputAlias::Kind::Fresh; // graph inputs: see Layout::conj

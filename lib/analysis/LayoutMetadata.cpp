@@ -25,9 +25,10 @@ std::optional<Element> elementOf(const EffectAnalysis& effects, const Node* node
   if (!effects.hasOutputs(container))
     return std::nullopt;
   // Every element of a list relates alike, whatever its position.
-  return Element{container, effects.output(container, effects.elementIndex(
-                                                          container, node->args()[1].integer)
-                                                          .value_or(0))};
+  return Element{
+      container,
+      effects.output(container,
+                     effects.elementIndex(container, node->args()[1].integer).value_or(0))};
 }
 
 bool writes(const EffectAnalysis& effects, const Node* node, const Node* value) {
@@ -175,8 +176,7 @@ ViewBits aliasViewBits(const EffectAnalysis& effects, const Node* node, const No
   bool complex = isComplex(inputLayout.dtype);
   // The ops that set or clear a bit (PyTorch's Conjugate and Negative dispatch keys): those
   // that conjugate toggle the conjugate bit of a complex tensor and return a real one as it is.
-  if (name == "_conj" || name == "conj" || name == "mH" || name == "adjoint" ||
-      name == "matrix_H")
+  if (name == "_conj" || name == "conj" || name == "mH" || name == "adjoint" || name == "matrix_H")
     return {complex ? toggled(in.conj) : in.conj, in.neg};
   if (name == "_neg_view")
     return {in.conj, toggled(in.neg)};

@@ -43,8 +43,7 @@ struct ViewBits {
 /// value that may be a view or a copy), from the bits of `input`'s layout. `alwaysView` says
 /// the op always returns a view, which keeps its input's bits; other aliasing ops may copy.
 [[nodiscard]] ViewBits aliasViewBits(const EffectAnalysis& effects, const Node* node,
-                                     const Node* input, const Layout& inputLayout,
-                                     bool alwaysView);
+                                     const Node* input, const Layout& inputLayout, bool alwaysView);
 
 /// The bits of a value whose producer's result is not an alias of one input: a graph input or
 /// a fresh result has neither; a result that may alias anything may have either.

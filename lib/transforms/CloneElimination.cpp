@@ -82,8 +82,7 @@ std::string inPlaceDetail(const Node* value, const Layout& layout) {
   if (layout.changedValue == value)
     return op + " changes the layout of " + std::string(value->name()) + " in place";
   return "the layout of " + std::string(value->name()) + " derives from " +
-         std::string(layout.changedValue->name()) + ", whose layout " + op +
-         " changes in place";
+         std::string(layout.changedValue->name()) + ", whose layout " + op + " changes in place";
 }
 
 } // namespace
@@ -109,7 +108,8 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
   // point of the graph at most: make_fx's dumps show the final layout at every node.
   for (const Layout* layout : {sourceLayout, cloneLayout})
     if (layout->changedInPlaceBy && !comparePresentOnly)
-      return unknown([&] { return inPlaceDetail(layout == cloneLayout ? clone : source, *layout); });
+      return unknown(
+          [&] { return inPlaceDetail(layout == cloneLayout ? clone : source, *layout); });
   if (cloneLayout->dtype != sourceLayout->dtype)
     return changed([&] {
       return "dtype " + std::string(abbreviation(cloneLayout->dtype)) +
@@ -155,7 +155,7 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
   if (comparePresentOnly)
     return {};
   const std::pair<ViewBit Layout::*, const char*> bits[] = {{&Layout::conj, "conj"},
-                                                             {&Layout::neg, "neg"}};
+                                                            {&Layout::neg, "neg"}};
   for (auto [bit, name] : bits) {
     ViewBit a = cloneLayout->*bit;
     ViewBit b = sourceLayout->*bit;
@@ -164,8 +164,7 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
     if (a == ViewBit::Unknown || b == ViewBit::Unknown)
       return unknown([&, name = name, a = a] {
         return "the " + std::string(name) + " bit of " +
-               std::string(a == ViewBit::Unknown ? clone->name() : source->name()) +
-               " is unknown";
+               std::string(a == ViewBit::Unknown ? clone->name() : source->name()) + " is unknown";
       });
     return changed([&, name = name, a = a] {
       return std::string(name) + " bit " + (a == ViewBit::Set ? "true" : "false") +

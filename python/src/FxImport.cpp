@@ -22,8 +22,8 @@ FxImporter::FxImporter(TorchTypes types)
       storedArgsName_("_args"), storedKwargsName_("_kwargs"), metaName_("meta"),
       usersName_("users"), shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"),
       deviceName_("device"), fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"),
-      isConjName_("is_conj"), isNegName_("is_neg"),
-      schemaName_("_schema"), valKey_("val"), tensorMetaKey_("tensor_meta") {
+      isConjName_("is_conj"), isNegName_("is_neg"), schemaName_("_schema"), valKey_("val"),
+      tensorMetaKey_("tensor_meta") {
   for (auto [dtype, abbreviation] : types_.dtypes)
     if (std::optional<DType> parsed = dtypeFromAbbreviation(utf8(abbreviation)))
       dtypes_.emplace(dtype.ptr(), *parsed);

@@ -189,7 +189,8 @@ TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
     tensor.storageOffset = scratch_.back();
     scratch_.pop_back();
     // So are the conjugate and negative bits.
-    for (auto [name, bit] : {std::pair(&isConjName_, &tensor.conj), std::pair(&isNegName_, &tensor.neg)}) {
+    for (auto [name, bit] :
+         {std::pair(&isConjName_, &tensor.conj), std::pair(&isNegName_, &tensor.neg)}) {
       PyObject* set = PyObject_CallMethodNoArgs(value.ptr(), name->ptr());
       if (!set)
         throw py::error_already_set();
