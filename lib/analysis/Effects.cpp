@@ -5,6 +5,7 @@
 #include "declone/analysis/SubgraphEffects.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace declone {
 namespace {
@@ -99,7 +100,11 @@ bool applyOverride(const EffectOverride& entry, TargetEffects& plan) {
     // A write that is declared, or unconditional by an earlier entry, stays unconditional.
     bool alreadyAlways =
         (flags & TargetEffects::kWrite) && !(flags & TargetEffects::kConditionalWrite);
-    flags = TargetEffects::kWrite; // a written argument is read too, not only viewed
+    // A written argument is read too, not only viewed; what else its flags say stays.
+    flags =
+        static_cast<uint8_t>((flags & ~(TargetEffects::kView | TargetEffects::kConditionalWrite |
+                                        TargetEffects::kReadsMetadataOnly)) |
+                             TargetEffects::kWrite);
     // One condition per op: a write under another condition than the op's is unconditional.
     if (alreadyAlways || !condition || (plan.writeCondition && *plan.writeCondition != *condition))
       return true;
@@ -109,6 +114,60 @@ bool applyOverride(const EffectOverride& entry, TargetEffects& plan) {
   }
   }
   return false;
+}
+
+/// In-place ops whose kernels change `self`'s sizes, strides, storage offset or storage rather
+/// than (or besides) its data, from PyTorch's native_functions.yaml (and prims). detach_ and
+/// rename_ change only autograd and names, so they are not here.
+constexpr std::pair<std::string_view, std::string_view> kInPlaceLayoutOps[] = {
+    {"aten", "as_strided_"},       {"aten", "resize_"},        {"aten", "resize_as_"},
+    {"aten", "resize_as_sparse_"}, {"aten", "sparse_resize_"}, {"aten", "sparse_resize_and_clear_"},
+    {"aten", "_resize_output_"},   {"aten", "set_"},           {"aten", "t_"},
+    {"aten", "transpose_"},        {"aten", "swapaxes_"},      {"aten", "swapdims_"},
+    {"aten", "squeeze_"},          {"aten", "unsqueeze_"},     {"aten", "_mkldnn_transpose_"},
+    {"prims", "resize"},
+};
+
+/// Ops that read a tensor's metadata (sizes, strides, offset), never its data.
+constexpr std::string_view kMetadataQueries[] = {
+    "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "size",
+    "stride",   "numel",      "dim",       "storage_offset",
+};
+
+bool named(const OpSchema& schema, std::string_view opNamespace, std::string_view name) {
+  return schema.opNamespace == opNamespace && schema.name == name;
+}
+
+/// The rules of metadata: which arguments an op may give a new layout in place, which it only
+/// reads the metadata of, and set_, which makes `self` a view of its source. They go by the
+/// schema's name, so that a call spelled any way (overload, method) gets them.
+void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
+  using Return = TargetEffects::Return;
+  bool changesSelf =
+      std::any_of(std::begin(kInPlaceLayoutOps), std::end(kInPlaceLayoutOps),
+                  [&](const auto& op) { return named(schema, op.first, op.second); });
+  bool readsMetadata = schema.opNamespace == "aten" &&
+                       std::find(std::begin(kMetadataQueries), std::end(kMetadataQueries),
+                                 schema.name) != std::end(kMetadataQueries);
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    uint8_t& flags = plan.argumentFlags[i];
+    if (flags & TargetEffects::kWrite) {
+      // out= overloads (PyTorch's convention: the written arguments are keyword-only) resize
+      // their out arguments to the result's sizes (at::native::resize_output).
+      if (changesSelf && i == 0)
+        flags |= TargetEffects::kChangesLayout;
+      else if (schema.arguments[i].kwargOnly && schema.isTensorLike(i))
+        flags |= TargetEffects::kResizesOut;
+    } else if (readsMetadata && schema.isTensorLike(i)) {
+      flags = TargetEffects::kReadsMetadataOnly;
+    }
+  }
+  // set_(self, source, ...) makes self a view of source's storage, which its schema does not
+  // say: the result (self) may alias either.
+  if (named(schema, "aten", "set_") && schema.arguments.size() > 1)
+    for (Return& ret : plan.returns)
+      if (ret.kind == Return::Kind::AliasesArgument)
+        ret = {Return::Kind::Unknown};
 }
 
 } // namespace
@@ -193,6 +252,11 @@ TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schema
       plan.reason = "no schema for " + schemaName(target);
       return plan;
     }
+    if (named(*schema, "aten", "set_data")) {
+      // self takes new_data's storage and layout, and nothing is returned to tie them by.
+      plan.reason = "set_data gives its self another tensor's storage";
+      return plan;
+    }
     if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
       plan.reason = "wildcard alias annotation in " + schemaName(target);
       return plan;
@@ -230,6 +294,7 @@ TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schema
         plan.bindsArguments = true;
       }
     }
+    applyMetadataRules(*schema, plan);
     return plan;
   }
   case Target::Kind::Function:
@@ -606,11 +671,19 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
     if (index && binds)
       bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.
-    if (flags & TargetEffects::kView)
+    // Nor does asking for sizes or strides: that a clone's metadata equals its source's is
+    // rule 1's business, and whether it stays so LayoutAnalysis's (kChangesLayout).
+    if (flags & (TargetEffects::kView | TargetEffects::kReadsMetadataOnly))
       return;
+    bool changesLayout =
+        write && (flags & (TargetEffects::kChangesLayout | TargetEffects::kResizesOut));
     value.forEachNode([&](Node* input) {
-      if (result_.isTensor(input))
-        addAccess(effects, input, write);
+      if (!result_.isTensor(input))
+        return;
+      addAccess(effects, input, write);
+      if (changesLayout)
+        result_.layoutChanges_.push_back(
+            {node, input, (flags & TargetEffects::kChangesLayout) == 0});
     });
   };
   std::span<const Arg> args = node->args();

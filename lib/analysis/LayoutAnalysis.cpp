@@ -2,6 +2,7 @@
 #include "declone/analysis/LayoutAnalysis.h"
 
 #include "LayoutIndexing.h"
+#include "LayoutMetadata.h"
 
 #include <algorithm>
 #include <numeric>
@@ -19,9 +20,12 @@ constexpr std::string_view kSameOffsetViews[] = {
     "_conj",    "conj",           "_neg_view", "view_as_real", "view_as_complex",
     "positive",
 };
+/// View ops whose result starts elsewhere in their input's storage (viewOffset works it out).
+constexpr std::string_view kOffsetViews[] = {"slice", "select", "narrow", "diagonal", "as_strided"};
 /// Ops that return a view when they can and a copy otherwise: the offset is the input's when
 /// that is 0 (a copy starts at 0 too), else unknown.
-constexpr std::string_view kMaybeViews[] = {"reshape", "flatten", "unflatten", "contiguous"};
+constexpr std::string_view kMaybeViews[] = {"reshape",    "flatten",      "unflatten",
+                                            "contiguous", "resolve_conj", "resolve_neg"};
 
 /// A constant dimension index with Python's negative indexing, checked against the rank.
 std::optional<size_t> normalizeDim(std::optional<SymExpr> dim, size_t rank) {
@@ -41,6 +45,12 @@ bool contains(std::span<const std::string_view> names, std::string_view name) {
 
 bool isAtenOp(const Node* node, std::string_view name) {
   return node->isCall() && node->target()->isOp("aten", name);
+}
+
+/// aten.clone.default, which allocates: not clone.out, which returns its out tensor.
+bool isAllocatingClone(const Node* node) {
+  return isAtenOp(node, "clone") &&
+         (node->target()->overload.empty() || node->target()->overload == "default");
 }
 
 /// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
@@ -153,6 +163,16 @@ std::string formatLayout(const SymContext& sym, const Layout& layout) {
     sym.print(*layout.storageOffset, out);
   else
     out += '?';
+  for (auto [bit, name] : {std::pair(layout.conj, " conj"), std::pair(layout.neg, " neg")}) {
+    if (bit != ViewBit::Clear)
+      out += name;
+    if (bit == ViewBit::Unknown)
+      out += '?';
+  }
+  if (layout.changedInPlaceBy) {
+    out += " changed in place by ";
+    out += layout.changedInPlaceBy->name();
+  }
   return out;
 }
 
@@ -243,8 +263,11 @@ struct LayoutAnalysis::Impl {
   /// One layout, assuming those it depends on are memoised; if one is not, records it in
   /// missing_ and the result is discarded.
   std::optional<Layout> compute(const Node* node) const;
-  /// The layout of a value the layout being computed depends on.
-  const Layout* input(const Node* node) const;
+  /// The layout of a value the layout being computed depends on. Unless `forBits`, the value's
+  /// in-place layout change (if any) passes to the layout being computed.
+  const Layout* input(const Node* node, bool forBits = false) const;
+  /// The conjugate and negative bits of a value (see ViewBit).
+  detail::ViewBits viewBits(const Node* node, DType dtype) const;
   std::optional<SymExpr> inferOffset(const Node* node) const;
   std::optional<SymExpr> viewOffset(const Node* node) const;
   /// How viewOffset treats an aten op, by its name.
@@ -275,6 +298,9 @@ struct LayoutAnalysis::Impl {
   const Graph& graph_;
   const EffectAnalysis& effects_;
   SymContext& sym_;
+  const detail::InPlaceLayoutChanges inPlaceChanges_;
+  /// The in-place change of a value the layout being computed was derived from.
+  mutable const LayoutChange* inherited_ = nullptr;
   mutable std::vector<uint32_t> memo_; ///< by Node::order()
   /// Layouts in chunks that never move, since handed-out pointers must stay valid. (A deque's
   /// 512-byte blocks hold five 88-byte layouts each, plus a malloc header: 20% more.)
@@ -290,7 +316,7 @@ struct LayoutAnalysis::Impl {
 };
 
 LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects)
-    : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
+    : graph_(graph), effects_(effects), sym_(graph.context().sym()), inPlaceChanges_(effects) {
   graph.numberNodes();
   memo_.assign(graph.orderBound(), kNotComputed);
 }
@@ -370,7 +396,7 @@ uint32_t LayoutAnalysis::Impl::add(const Layout& layout) const {
   return numLayouts_++;
 }
 
-const Layout* LayoutAnalysis::Impl::input(const Node* node) const {
+const Layout* LayoutAnalysis::Impl::input(const Node* node, bool forBits) const {
   // Answer as a walk in program order would, where a value at or after the one being computed
   // has no layout yet: a layout must not depend on the order queries come in.
   if (node->order() >= computing_->order())
@@ -380,13 +406,19 @@ const Layout* LayoutAnalysis::Impl::input(const Node* node) const {
       missing_ = node;
     return nullptr;
   }
-  return memoised(node);
+  const Layout* layout = memoised(node);
+  // An offset or strides worked out from a layout that changes in place are no better than
+  // it. The bits are: no in-place op sets one.
+  if (layout && layout->changedInPlaceBy && !forBits && !inherited_)
+    inherited_ = inPlaceChanges_.find(layout->changedValue);
+  return layout;
 }
 
 std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
   if (node->type().kind != TypeAnnotation::Kind::Tensor)
     return std::nullopt;
   const TensorType& type = *node->type().tensor;
+  inherited_ = nullptr;
   Layout layout;
   layout.dtype = type.dtype;
   layout.device = type.device;
@@ -399,13 +431,18 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
     layout.storageOffset = sym_.simplifyForSizes(*type.storageOffset);
   if (!layout.storageOffset)
     layout.storageOffset = inferOffset(node);
+  detail::ViewBits bits = viewBits(node, type.dtype);
+  layout.conj = bits.conj;
+  layout.neg = bits.neg;
   if (missing_)
     return std::nullopt;
   if (!layout.strides && node->isCall() && node->target()->isOperator("getitem"))
     layout.strides = elementStrides(node);
   if (missing_)
     return std::nullopt;
-  if (!layout.strides && isAtenOp(node, "clone") && !node->args().empty() &&
+  // clone.out returns its out tensor, whose strides are its own: only a clone that allocates
+  // follows the memory_format rules.
+  if (!layout.strides && isAllocatingClone(node) && !node->args().empty() &&
       node->args()[0].isNode()) {
     if (const Layout* source = input(node->args()[0].node())) {
       MemoryFormat format = MemoryFormat::Preserve;
@@ -414,6 +451,13 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
       if (std::optional<std::vector<SymExpr>> strides = cloneStrides(sym_, *source, format))
         layout.strides = save(*strides);
     }
+  }
+  const LayoutChange* change = inPlaceChanges_.find(node);
+  if (!change)
+    change = inherited_;
+  if (change) {
+    layout.changedInPlaceBy = change->op;
+    layout.changedValue = inPlaceChanges_.find(node) ? node : change->value;
   }
   return layout;
 }
@@ -430,6 +474,41 @@ LayoutAnalysis::Impl::simplifyForSizes(std::span<const SymExpr> values) const {
     return save(simplified);
   }
   return values;
+}
+
+detail::ViewBits LayoutAnalysis::Impl::viewBits(const Node* node, DType dtype) const {
+  if (isAllocatingClone(node))
+    return {}; // what a clone is for
+  const TensorType& type = *node->type().tensor;
+  if (type.conj && type.neg) // read from a live tensor
+    return {*type.conj ? ViewBit::Set : ViewBit::Clear, *type.neg ? ViewBit::Set : ViewBit::Clear};
+  OutputAlias relation;
+  if (node->isCall()) {
+    relation = effects_.result(node);
+    const Arg* container = node->args().empty() ? nullptr : &node->args()[0];
+    if (node->target()->isOperator("getitem") && node->args().size() == 2 && container->isNode() &&
+        effects_.hasOutputs(container->node())) {
+      // Every element of a list relates alike, whatever its position.
+      relation =
+          node->args()[1].kind == ArgKind::Int
+              ? effects_.output(
+                    container->node(),
+                    effects_.elementIndex(container->node(), node->args()[1].integer).value_or(0))
+              : OutputAlias{OutputAlias::Kind::Unknown, nullptr};
+    }
+  } else {
+    relation.kind = OutputAlias::Kind::Fresh; // graph inputs: see Layout::conj
+  }
+  if (relation.kind != OutputAlias::Kind::Aliases || !relation.input)
+    return detail::nonAliasViewBits(relation.kind, dtype);
+  const Layout* source = input(relation.input, /*forBits=*/true);
+  if (!source) // unknown, or not computed yet (missing_ says which)
+    return detail::nonAliasViewBits(OutputAlias::Kind::Unknown, dtype);
+  bool alwaysView = node->target()->kind == Target::Kind::Op &&
+                    node->target()->opNamespace == "aten" &&
+                    (viewKind(*node->target()) == ViewKind::SameOffset ||
+                     contains(kOffsetViews, node->target()->opName));
+  return detail::aliasViewBits(effects_, node, relation.input, *source, alwaysView);
 }
 
 std::span<const SymExpr> LayoutAnalysis::Impl::save(const std::vector<SymExpr>& values) const {
@@ -461,7 +540,7 @@ std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const
   case Node::Kind::Call:
     break;
   }
-  if (isAtenOp(node, "clone"))
+  if (isAllocatingClone(node))
     return SymExpr::constant(0);
   if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
       node->args()[0].isNode()) {
@@ -486,11 +565,12 @@ std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const
         return SymExpr::constant(0);
       return std::nullopt;
     }
-    // An in-place or out= op returns the very tensor it wrote. A result that only the override
-    // table relates to an argument may be a new tensor: its layout is not derived.
-    if (schema && schema->isMutable() && schema->returnAliasesArgument(0))
-      if (const Layout* input = this->input(result.input))
-        return input->storageOffset;
+    // An in-place or out= op returns the very tensor it wrote (clone.out too: never a fresh
+    // tensor at 0). A result that only the override table relates to an argument is handled above.
+    if (detail::sameTensorAs(effects_, node) == result.input) {
+      const Layout* input = this->input(result.input);
+      return input ? input->storageOffset : std::nullopt;
+    }
     return viewOffset(node);
   }
   default:
@@ -639,6 +719,11 @@ std::optional<SymExpr> LayoutAnalysis::Impl::splitElementOffset(const Node* geti
     const Node* source = functionalizedCopySource(producer, index);
     const Layout* layout = source ? this->input(source) : nullptr;
     return layout ? layout->storageOffset : std::nullopt;
+  }
+  // An element of an out= op's tuple (max.dim_max's values) is its out argument.
+  if (const Node* out = detail::sameTensorAs(effects_, getitem)) {
+    const Layout* input = this->input(out);
+    return input ? input->storageOffset : std::nullopt;
   }
   // Every element of a list relates alike, whatever its position.
   OutputAlias relation =

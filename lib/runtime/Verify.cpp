@@ -49,6 +49,13 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
   if (a.storage_offset() != b.storage_offset())
     return label + ": storage offset " + std::to_string(a.storage_offset()) +
            " != " + std::to_string(b.storage_offset());
+  // A clone resolves the conjugate and negative bits; kernels that read the data raw (custom
+  // ops, view_as_real, which refuses a conjugate view) see the difference.
+  auto bit = [](bool value) { return value ? std::string("true") : std::string("false"); };
+  if (a.is_conj() != b.is_conj())
+    return label + ": conj bit " + bit(a.is_conj()) + " != " + bit(b.is_conj());
+  if (a.is_neg() != b.is_neg())
+    return label + ": neg bit " + bit(a.is_neg()) + " != " + bit(b.is_neg());
   bool same;
   if (at::isFloatingType(a.scalar_type()) || at::isComplexType(a.scalar_type())) {
     // Removing a clone changes no arithmetic, so the values should be bitwise equal; the

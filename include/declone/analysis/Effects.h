@@ -76,6 +76,17 @@ struct TargetEffects {
   /// (the batch-norm family's running statistics, only in training): a call that passes a
   /// literal False, or leaves out a default False, does not write it.
   static constexpr uint8_t kConditionalWrite = 4;
+  /// Argument flag, with kWrite: the kernel may change the argument's sizes, strides, storage
+  /// offset or storage in place (`self` of t_, as_strided_, resize_, set_ and kin), so that no
+  /// annotation of that tensor can be trusted: a dump taken from live tensors shows the final
+  /// layout at every node, one taken as the graph was traced shows a stale one.
+  static constexpr uint8_t kChangesLayout = 8;
+  /// Argument flag, with kWrite: an `out=` argument (written and keyword-only), which the kernel
+  /// resizes, and may restride, when its sizes are not the result's.
+  static constexpr uint8_t kResizesOut = 16;
+  /// Argument flag: only the tensor's metadata is read (sym_size, sym_stride, sym_numel,
+  /// sym_storage_offset and kin), not its data, so the call accesses no storage.
+  static constexpr uint8_t kReadsMetadataOnly = 32;
   Action action = Action::Unknown;
   std::string reason; ///< why the effects are unknown, for remarks
   const OpSchema* schema = nullptr;
@@ -142,6 +153,16 @@ struct NodeEffects {
   bool listOutput = false;
 };
 
+/// A call that may change the layout of one of its tensor arguments in place (see
+/// TargetEffects::kChangesLayout and kResizesOut).
+struct LayoutChange {
+  const Node* op;
+  const Node* value; ///< the argument whose sizes, strides, offset or storage may change
+  /// An `out=` argument: changed only when the kernel resizes it, that is when its sizes are not
+  /// those of the result it becomes.
+  bool onlyWhenResized;
+};
+
 /// Computes NodeEffects for every node of a graph. Read-only after construction.
 class EffectAnalysis {
 public:
@@ -191,6 +212,8 @@ public:
   [[nodiscard]] std::optional<size_t> elementIndex(const Node* node, int64_t index) const;
   /// The registry the schemas come from.
   [[nodiscard]] const SchemaRegistry& schemas() const { return registry_; }
+  /// Every call that may change a tensor argument's layout in place, in program order.
+  [[nodiscard]] std::span<const LayoutChange> layoutChanges() const { return layoutChanges_; }
   /// Whether the node's value may be (or contain) a tensor.
   [[nodiscard]] bool isTensor(const Node* node) const {
     const Packed& packed = packed_[node->order()];
@@ -232,6 +255,7 @@ private:
   /// Reasons of unknown effects by increasing order; they view plans_ or ownedReasons_.
   std::vector<std::pair<uint32_t, std::string_view>> reasons_;
   std::deque<std::string> ownedReasons_; ///< node-specific reasons; a deque keeps them in place
+  std::vector<LayoutChange> layoutChanges_;
 };
 
 } // namespace declone
