@@ -138,11 +138,11 @@ bool named(const OpSchema& schema, std::string_view opNamespace, std::string_vie
   return schema.opNamespace == opNamespace && schema.name == name;
 }
 
-/// The rules of metadata: which arguments an op may give a new layout in place, which it only
-/// reads the metadata of, and set_, which makes `self` a view of its source. They go by the
+/// The rules of metadata: which arguments an op may give a new layout in place and which it
+/// only reads the metadata of (set_ making `self` a view of its source is in the override
+/// table, found by the audit). They go by the
 /// schema's name, so that a call spelled any way (overload, method) gets them.
 void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
-  using Return = TargetEffects::Return;
   bool changesSelf =
       std::any_of(std::begin(kInPlaceLayoutOps), std::end(kInPlaceLayoutOps),
                   [&](const auto& op) { return named(schema, op.first, op.second); });
@@ -162,12 +162,6 @@ void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
       flags = TargetEffects::kReadsMetadataOnly;
     }
   }
-  // set_(self, source, ...) makes self a view of source's storage, which its schema does not
-  // say: the result (self) may alias either.
-  if (named(schema, "aten", "set_") && schema.arguments.size() > 1)
-    for (Return& ret : plan.returns)
-      if (ret.kind == Return::Kind::AliasesArgument)
-        ret = {Return::Kind::Unknown};
 }
 
 } // namespace

@@ -764,8 +764,10 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
         return status.error();
       // What the node produced, even if an in-place metadata op (t_, resize_, set_, ...)
       // changes the tensor later: a shallow alias keeps its sizes, strides and offset.
-      if (snapshot && nodeValues && value.isTensor() && value.toTensor().defined())
-        (*nodeValues)[node->order()] = value.toTensor().alias();
+      if (snapshot && nodeValues)
+        (*nodeValues)[node->order()] = value.isTensor() && value.toTensor().defined()
+                                           ? c10::IValue(value.toTensor().alias())
+                                           : value;
       break;
     }
     case Node::Kind::Output: {

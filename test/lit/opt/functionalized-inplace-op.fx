@@ -1,7 +1,8 @@
 # auto_functionalized of an op that returns the argument it mutates (an in-place op such as
 # `add_(Tensor(a!) self, ...) -> Tensor(a!)`) returns (result, copy) where the result is the copy
 # itself: the two elements share memory. Taken as two fresh tensors, a write through the result
-# went unseen by a clone of the copy; the call is unknown instead, and the clone stays.
+# went unseen by a clone of the copy; the call is unknown instead, and the clone stays (the first
+# rule to see that is the layout rule: the elements of an unknown call may carry a neg bit).
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
 # RUN: %declone opt %s --verify > /dev/null
 # RUN: %expect-exit 1 %declone verify %s %S/../verify/Inputs/functionalized-inplace-clone-dropped.fx | %FileCheck %s --check-prefix=DROPPED
@@ -12,6 +13,6 @@ class GraphModule(torch.nn.Module):
         getitem: "f32[4][1]cpu" = auto_functionalized[0]
         getitem_1: "f32[4][1]cpu" = auto_functionalized[1];  auto_functionalized = None
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_1);  getitem_1 = None
-        # CHECK: :[[@LINE-1]]: remark: clone 'clone' kept [unknown-effects]: auto_functionalized (line [[@LINE-4]]) touches getitem_1: the op's result aliases the copy it mutates (an in-place or out= op)
+        # CHECK: :[[@LINE-1]]: remark: clone 'clone' kept [layout-unknown]: the neg bit of getitem_1 is unknown
         mul_: "f32[4][1]cpu" = torch.ops.aten.mul_.Tensor(getitem, 2);  getitem = None
         return (clone, mul_)
