@@ -1,6 +1,8 @@
 // Effects of nodes: schema alias annotations, higher-order ops, getitem, conservative fallback.
 #include "declone/analysis/Effects.h"
 
+#include "declone/analysis/Overloads.h"
+
 #include <algorithm>
 
 namespace declone {
@@ -58,11 +60,11 @@ constexpr UndeclaredWrite kUndeclaredWrites[] = {
     {"rrelu_with_noise", {"noise", {}}},
 };
 
-bool writesUndeclared(const Target& target, std::string_view argument) {
-  if (target.opNamespace != "aten")
+bool writesUndeclared(std::string_view ns, std::string_view name, std::string_view argument) {
+  if (ns != "aten")
     return false;
   for (const UndeclaredWrite& entry : kUndeclaredWrites)
-    if (entry.op == target.opName)
+    if (entry.op == name)
       for (std::string_view name : entry.arguments)
         if (!name.empty() && name == argument)
           return true;
@@ -76,6 +78,11 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
                      [&](const SchemaArgument& ret) { return ret.sharesAliasSetWith(argument); });
 }
 
+/// The effects of calls of one overload, `op` (of `ns::name`).
+TargetEffects schemaEffects(std::string_view ns, std::string_view name, const OpSchema& op);
+/// The effects of calls of a packet or a Tensor method (Action::Overloaded), or unknown.
+TargetEffects overloadedEffects(const Target& target, const SchemaRegistry& schemas);
+
 } // namespace
 
 bool isFunctionalHigherOrder(const Target& target) {
@@ -86,7 +93,6 @@ bool isFunctionalHigherOrder(const Target& target) {
 
 TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
   using Action = TargetEffects::Action;
-  using Return = TargetEffects::Return;
   TargetEffects plan;
   switch (target.kind) {
   case Target::Kind::Op: {
@@ -98,63 +104,14 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
       plan.reason = "higher-order op " + std::string(target.opName) + " has no effect model";
       return plan;
     }
+    if (target.overload.empty()) // a packet: `torch.ops.aten.add_(x, y)`
+      return overloadedEffects(target, schemas);
     const OpSchema* schema = schemas.lookup(target.opNamespace, target.opName, target.overload);
     if (!schema) {
       plan.reason = "no schema for " + schemaName(target);
       return plan;
     }
-    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
-      plan.reason = "wildcard alias annotation in " + schemaName(target);
-      return plan;
-    }
-    plan.action = Action::Schema;
-    plan.schema = schema;
-    plan.argumentFlags.resize(schema->arguments.size());
-    std::optional<size_t> training = schema->argumentIndex("training");
-    for (size_t i = 0; i < schema->arguments.size(); ++i) {
-      if (schema->writesArgument(i)) {
-        plan.argumentFlags[i] = TargetEffects::kWrite;
-      } else if (writesUndeclared(target, schema->arguments[i].name)) {
-        plan.argumentFlags[i] = TargetEffects::kWrite;
-        if (training) {
-          plan.argumentFlags[i] |= TargetEffects::kWriteInTraining;
-          plan.trainingArgument = static_cast<uint32_t>(*training);
-        }
-      } else if (isViewArgument(*schema, i)) {
-        plan.argumentFlags[i] = TargetEffects::kView;
-      }
-    }
-    if (schema->isVarret) { // any number of values, each of which may alias any argument
-      plan.shape = TargetEffects::Shape::List;
-      plan.returns.assign(1, Return{Return::Kind::Unknown});
-      return plan;
-    }
-    if (schema->returns.size() == 1)
-      plan.shape =
-          schema->returns[0].type.isList() ? TargetEffects::Shape::List : TargetEffects::Shape::One;
-    else
-      plan.shape = TargetEffects::Shape::Tuple;
-    plan.returns.resize(schema->returns.size());
-    for (size_t i = 0; i < schema->returns.size(); ++i) {
-      Return& ret = plan.returns[i];
-      if (!schema->returns[i].isTensorLike()) {
-        ret.kind = Return::Kind::NotTensor;
-      } else if (schema->returnIsFresh(i)) {
-        ret.kind = Return::Kind::Fresh;
-      } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
-        ret.kind = Return::Kind::AliasesArgument;
-        ret.argument = static_cast<uint32_t>(*argument);
-        plan.bindsArguments = true;
-      }
-    }
-    // wait_tensor's schema declares a fresh result, but it returns its input once the
-    // collective has finished writing it.
-    if (target.isOp("_c10d_functional", "wait_tensor") && plan.shape == TargetEffects::Shape::One &&
-        !schema->arguments.empty()) {
-      plan.returns[0] = {Return::Kind::AliasesArgument, 0};
-      plan.bindsArguments = true;
-    }
-    return plan;
+    return schemaEffects(target.opNamespace, target.opName, *schema);
   }
   case Target::Kind::Function:
     if (target.isOperator("getitem")) {
@@ -165,14 +122,94 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.reason = "Python function " + std::string(target.qualifiedName) + " with tensor arguments";
     return plan;
   case Target::Kind::Method:
-    plan.reason = "method call ." + std::string(target.qualifiedName) + "()";
-    return plan;
+    return overloadedEffects(target, schemas);
   case Target::Kind::Module:
     plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
     return plan;
   }
   return plan;
 }
+
+namespace {
+
+TargetEffects schemaEffects(std::string_view ns, std::string_view name, const OpSchema& op) {
+  using Action = TargetEffects::Action;
+  using Return = TargetEffects::Return;
+  TargetEffects plan;
+  const OpSchema* schema = &op;
+  plan.schema = schema; // kept with unknown effects too, for binding an overload's arguments
+  if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
+    plan.reason = "wildcard alias annotation in " + schema->fullName();
+    return plan;
+  }
+  plan.action = Action::Schema;
+  plan.schema = schema;
+  plan.argumentFlags.resize(schema->arguments.size());
+  std::optional<size_t> training = schema->argumentIndex("training");
+  for (size_t i = 0; i < schema->arguments.size(); ++i) {
+    if (schema->writesArgument(i)) {
+      plan.argumentFlags[i] = TargetEffects::kWrite;
+    } else if (writesUndeclared(ns, name, schema->arguments[i].name)) {
+      plan.argumentFlags[i] = TargetEffects::kWrite;
+      if (training) {
+        plan.argumentFlags[i] |= TargetEffects::kWriteInTraining;
+        plan.trainingArgument = static_cast<uint32_t>(*training);
+      }
+    } else if (isViewArgument(*schema, i)) {
+      plan.argumentFlags[i] = TargetEffects::kView;
+    }
+  }
+  if (schema->isVarret) { // any number of values, each of which may alias any argument
+    plan.shape = TargetEffects::Shape::List;
+    plan.returns.assign(1, Return{Return::Kind::Unknown});
+    return plan;
+  }
+  if (schema->returns.size() == 1)
+    plan.shape =
+        schema->returns[0].type.isList() ? TargetEffects::Shape::List : TargetEffects::Shape::One;
+  else
+    plan.shape = TargetEffects::Shape::Tuple;
+  plan.returns.resize(schema->returns.size());
+  for (size_t i = 0; i < schema->returns.size(); ++i) {
+    Return& ret = plan.returns[i];
+    if (!schema->returns[i].isTensorLike()) {
+      ret.kind = Return::Kind::NotTensor;
+    } else if (schema->returnIsFresh(i)) {
+      ret.kind = Return::Kind::Fresh;
+    } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
+      ret.kind = Return::Kind::AliasesArgument;
+      ret.argument = static_cast<uint32_t>(*argument);
+      plan.bindsArguments = true;
+    }
+  }
+  // wait_tensor's schema declares a fresh result, but it returns its input once the
+  // collective has finished writing it.
+  if (ns == "_c10d_functional" && name == "wait_tensor" &&
+      plan.shape == TargetEffects::Shape::One && !schema->arguments.empty()) {
+    plan.returns[0] = {Return::Kind::AliasesArgument, 0};
+    plan.bindsArguments = true;
+  }
+  return plan;
+}
+
+TargetEffects overloadedEffects(const Target& target, const SchemaRegistry& schemas) {
+  TargetEffects plan;
+  bool method = target.kind == Target::Kind::Method;
+  std::string_view ns = method ? std::string_view("aten") : target.opNamespace;
+  std::string_view name = method ? target.qualifiedName : target.opName;
+  std::vector<const OpSchema*> overloads = overloadsOf(target, schemas);
+  if (overloads.empty()) {
+    plan.reason = method ? "method call ." + std::string(name) + "() is no aten op's method"
+                         : "no schema for " + schemaName(target);
+    return plan;
+  }
+  for (const OpSchema* schema : overloads)
+    plan.overloads.push_back(schemaEffects(ns, name, *schema));
+  plan.action = TargetEffects::Action::Overloaded;
+  return plan;
+}
+
+} // namespace
 
 size_t EffectAnalysis::countReferences(const Graph& graph) {
   size_t references = 0;
@@ -203,7 +240,14 @@ private:
   };
 
   void analyzeCall(const Node* node, Scratch& effects);
-  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
+  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects) {
+    analyzeOpCall(node, plan, node->args(), node->kwargs(), effects);
+  }
+  /// As above, with the call's arguments as the plan's overload takes them.
+  void analyzeOpCall(const Node* node, const TargetEffects& plan, std::span<const Arg> args,
+                     std::span<const KwArg> kwargs, Scratch& effects);
+  /// Action::Overloaded: the union of the effects of the overloads that can take the call.
+  void analyzeOverloadedCall(const Node* node, const TargetEffects& plan, Scratch& effects);
   void analyzeGetItem(const Node* node, Scratch& effects);
   /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
   void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
@@ -218,6 +262,8 @@ private:
   const Target* lastTarget_ = nullptr;
   const TargetEffects* lastPlan_ = nullptr;
   std::vector<const Arg*> bound_; ///< analyzeOpCall's argument binding, reused
+  std::vector<Arg> overloadArgs_; ///< bindOverload's storage, reused
+  Scratch overloadScratch_;       ///< one overload's effects, reused
 };
 
 void EffectAnalysis::Builder::build(const Graph& graph, size_t references) {
@@ -423,6 +469,8 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
     return makeUnknown(node, effects, plan.reason);
   case TargetEffects::Action::Schema:
     return analyzeOpCall(node, plan, effects);
+  case TargetEffects::Action::Overloaded:
+    return analyzeOverloadedCall(node, plan, effects);
   case TargetEffects::Action::GetItem:
     return analyzeGetItem(node, effects);
   case TargetEffects::Action::Function: {
@@ -439,8 +487,67 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
   }
 }
 
+void EffectAnalysis::Builder::analyzeOverloadedCall(const Node* node, const TargetEffects& plan,
+                                                    Scratch& effects) {
+  // PyTorch runs the first overload (in its registration order, which schemas do not keep)
+  // that takes the arguments. Any of those that can take them may be it: the call reads and
+  // writes what any of them does, and a result that they relate differently may alias any
+  // argument.
+  const Target& target = *node->target();
+  bool first = true;
+  for (const TargetEffects& overload : plan.overloads) {
+    std::optional<BoundOverload> bound =
+        bindOverload(*overload.schema, *node, overloadArgs_, [&](const Node* value) {
+          // One tensor: a container of tensors (a multi-output node) may be a list.
+          return result_.isTensor(value) && !result_.hasOutputs(value) &&
+                 result_.result(value).kind != OutputAlias::Kind::Unknown;
+        });
+    if (!bound)
+      continue;
+    if (overload.action != TargetEffects::Action::Schema)
+      return makeUnknown(node, effects, overload.reason);
+    Scratch& one = first ? effects : overloadScratch_;
+    if (!first) {
+      one.known = true;
+      one.accesses.clear();
+      one.result = {};
+      one.outputs.clear();
+      one.listOutput = false;
+    }
+    analyzeOpCall(node, overload, bound->args, bound->kwargs, one);
+    if (!one.known) {
+      if (!first)
+        effects = std::move(one);
+      return;
+    }
+    if (first) {
+      first = false;
+      continue;
+    }
+    for (const NodeEffects::Access& access : one.accesses)
+      addAccess(effects, access.value(), access.write());
+    auto same = [](const OutputAlias& a, const OutputAlias& b) {
+      return a.kind == b.kind && a.input == b.input;
+    };
+    if (!same(effects.result, one.result))
+      effects.result = {OutputAlias::Kind::Unknown, nullptr};
+    if (effects.listOutput != one.listOutput || effects.outputs.size() != one.outputs.size())
+      return makeUnknownOwned(node, effects,
+                              "the overloads of " + std::string(target.qualifiedName) +
+                                  " that take these arguments return different structures");
+    for (size_t i = 0; i < effects.outputs.size(); ++i)
+      if (!same(effects.outputs[i], one.outputs[i]))
+        effects.outputs[i] = {OutputAlias::Kind::Unknown, nullptr};
+  }
+  if (first)
+    makeUnknownOwned(node, effects,
+                     "no overload of " + plan.overloads.front().schema->qualifiedName() +
+                         " takes these arguments");
+}
+
 void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffects& plan,
-                                            Scratch& effects) {
+                                            std::span<const Arg> args,
+                                            std::span<const KwArg> kwargs, Scratch& effects) {
   const OpSchema& schema = *plan.schema;
   // Which node fills each schema argument, for resolving return aliases (only returns that
   // alias an argument ask, so most ops skip it).
@@ -450,9 +557,12 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
   // The batch-norm family writes its running statistics only in training.
   bool notTraining = false;
   if (plan.trainingArgument) {
-    const Arg* training = *plan.trainingArgument < node->args().size()
-                              ? &node->args()[*plan.trainingArgument]
-                              : node->kwarg(schema.arguments[*plan.trainingArgument].name);
+    const Arg* training = nullptr;
+    if (*plan.trainingArgument < args.size())
+      training = &args[*plan.trainingArgument];
+    for (const KwArg& kwarg : kwargs)
+      if (kwarg.name == schema.arguments[*plan.trainingArgument].name)
+        training = &kwarg.value;
     notTraining = training && training->kind == ArgKind::Bool && !training->boolean;
   }
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
@@ -469,14 +579,13 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
         addAccess(effects, input, write);
     });
   };
-  std::span<const Arg> args = node->args();
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= schema.arguments.size() && !schema.isVararg)
       return makeUnknownOwned(
           node, effects, "more arguments than the schema of " + schema.fullName() + " declares");
     bind(args[i], i < schema.arguments.size() ? std::optional<size_t>(i) : std::nullopt);
   }
-  for (const KwArg& kwarg : node->kwargs()) {
+  for (const KwArg& kwarg : kwargs) {
     std::optional<size_t> index = schema.argumentIndex(kwarg.name);
     if (!index)
       return makeUnknownOwned(node, effects,

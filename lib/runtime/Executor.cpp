@@ -3,8 +3,10 @@
 #include "declone/runtime/Executor.h"
 
 #include "Execution.h"
+#include "declone/analysis/Overloads.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/TensorIndexing.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <optional>
 #include <random>
@@ -102,6 +104,14 @@ private:
                std::span<const KwArg> kwargs, c10::IValue& result);
   Status runAutoFunctionalized(const Node* node, c10::IValue& result);
   Status runFunction(const Node* node, c10::IValue& result);
+  /// A packet call or a Tensor method: the first overload that takes the arguments and runs.
+  Status runOverloaded(const Node* node, c10::IValue& result);
+  /// The values of the nodes `bound` passes are of the kinds `schema` takes.
+  [[nodiscard]] bool valuesFit(const OpSchema& schema, const BoundOverload& bound) const;
+  /// `tensor[index]` for Python's basic indexing: ints, slices of ints, None and Ellipsis,
+  /// alone or in a tuple.
+  Status runTensorIndex(const Node* node, const at::Tensor& tensor, const Arg& index,
+                        c10::IValue& result);
   Result<c10::IValue> convert(const Arg& arg, const c10::TypePtr& type);
   Result<int64_t> intValue(const Arg& arg);
   Error fail(const Node* node, std::string message) const {
@@ -137,12 +147,21 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
     type = type->castRaw<c10::OptionalType>()->getElementType();
   }
   c10::TypeKind kind = type ? type->kind() : c10::TypeKind::AnyType;
+  std::optional<c10::complex<double>> complex;
+  if (arg.kind == ArgKind::Complex) {
+    std::optional<std::complex<double>> value = parseComplexLiteral(arg.text());
+    if (!value)
+      return fail(current_, "malformed complex literal '" + std::string(arg.text()) + "'");
+    complex = c10::complex<double>(value->real(), value->imag());
+  }
   if (kind == c10::TypeKind::TensorType &&
-      (arg.kind == ArgKind::Int || arg.kind == ArgKind::Float || arg.kind == ArgKind::Bool)) {
+      (arg.kind == ArgKind::Int || arg.kind == ArgKind::Float || arg.kind == ArgKind::Bool ||
+       complex)) {
     // Python passes `x.add_(1)` as a wrapped-number tensor, which type promotion treats like
     // a scalar.
     at::Scalar scalar = arg.kind == ArgKind::Int     ? at::Scalar(arg.integer)
                         : arg.kind == ArgKind::Float ? at::Scalar(arg.real)
+                        : complex                    ? at::Scalar(*complex)
                                                      : at::Scalar(arg.boolean);
     at::Tensor wrapped = at::scalar_tensor(scalar, at::TensorOptions().dtype(scalar.type()));
     wrapped.unsafeGetTensorImpl()->set_wrapped_number(true);
@@ -159,6 +178,8 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
     return c10::IValue(arg.integer);
   case ArgKind::Float:
     return c10::IValue(arg.real);
+  case ArgKind::Complex:
+    return c10::IValue(*complex);
   case ArgKind::String:
     return c10::IValue(decodeString(arg.text()));
   case ArgKind::Node: {
@@ -350,9 +371,13 @@ Status Executor::runFunction(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   std::span<const Arg> args = node->args();
   if (target.isOperator("getitem")) {
-    if (args.size() != 2 || !args[0].isNode() || args[1].kind != ArgKind::Int)
-      return fail(node, "only getitem of a tuple or list with a constant index runs here");
+    if (args.size() != 2 || !args[0].isNode())
+      return fail(node, "only getitem of a node runs here");
     const c10::IValue& container = values_[args[0].node()->order()];
+    if (container.isTensor())
+      return runTensorIndex(node, container.toTensor(), args[1], result);
+    if (args[1].kind != ArgKind::Int)
+      return fail(node, "only getitem of a tuple or list with a constant index runs here");
     // Python's indexing: a negative index counts from the end.
     auto position = [&](size_t size) -> std::optional<size_t> {
       int64_t index = args[1].integer;
@@ -379,7 +404,7 @@ Status Executor::runFunction(const Node* node, c10::IValue& result) {
       result = list.get(*index);
       return ok();
     }
-    return fail(node, "getitem of a tensor does not run here");
+    return fail(node, "getitem of this value does not run here");
   }
   // Symbolic-int arithmetic, with Python's semantics.
   std::vector<int64_t> operands;
@@ -418,12 +443,110 @@ Status Executor::runFunction(const Node* node, c10::IValue& result) {
   return ok();
 }
 
+bool Executor::valuesFit(const OpSchema& schema, const BoundOverload& bound) const {
+  // bindOverload takes a node for any parameter; at run time the node's value is known. A
+  // tensor goes only where a tensor may, and a number only where a tensor may not (nodes of
+  // numbers are SymInts, which FX passes to int parameters).
+  auto fits = [&](const Arg& value, size_t index) {
+    if (!value.isNode() || index >= schema.arguments.size())
+      return true;
+    const SchemaType& type = schema.arguments[index].type;
+    bool anything = type.element == "t" || type.element == "Any";
+    bool tensor = values_[value.node()->order()].isTensor();
+    return anything || tensor == type.isTensorLike();
+  };
+  for (size_t i = 0; i < bound.args.size(); ++i)
+    if (!fits(bound.args[i], i))
+      return false;
+  for (const KwArg& kwarg : bound.kwargs)
+    if (std::optional<size_t> index = schema.argumentIndex(kwarg.name))
+      if (!fits(kwarg.value, *index))
+        return false;
+  return true;
+}
+
+Status Executor::runOverloaded(const Node* node, c10::IValue& result) {
+  const Target& target = *node->target();
+  std::vector<Arg> storage;
+  std::optional<Error> firstError;
+  for (const OpSchema* schema : overloadsOf(target, SchemaRegistry::builtin())) {
+    std::optional<BoundOverload> bound =
+        bindOverload(*schema, *node, storage,
+                     [&](const Node* value) { return values_[value->order()].isTensor(); });
+    if (!bound || !valuesFit(*schema, *bound))
+      continue;
+    std::string spelling = "torch.ops." + schema->opNamespace + "." + schema->name + "." +
+                           (schema->overload.empty() ? "default" : schema->overload);
+    const Target* overload = graph_.context().target(Target::Kind::Op, spelling);
+    Status status = runOp(node, *overload, bound->args, bound->kwargs, result);
+    if (status.ok())
+      return status;
+    if (!firstError)
+      firstError = status.error();
+  }
+  if (firstError)
+    return *firstError;
+  return fail(node,
+              "no overload of " + std::string(target.qualifiedName) + " takes these arguments");
+}
+
+Status Executor::runTensorIndex(const Node* node, const at::Tensor& tensor, const Arg& index,
+                                c10::IValue& result) {
+  std::vector<at::indexing::TensorIndex> indices;
+  auto add = [&](const Arg& item) -> Status {
+    switch (item.kind) {
+    case ArgKind::Int:
+      indices.emplace_back(item.integer);
+      return ok();
+    case ArgKind::None:
+      indices.emplace_back(at::indexing::None);
+      return ok();
+    case ArgKind::Ellipsis:
+      indices.emplace_back(at::indexing::Ellipsis);
+      return ok();
+    case ArgKind::Slice: {
+      c10::optional<int64_t> bounds[3];
+      for (size_t i = 0; i < 3; ++i) {
+        const Arg& bound = item.children()[i];
+        if (bound.kind == ArgKind::Int)
+          bounds[i] = bound.integer;
+        else if (bound.kind != ArgKind::None)
+          return fail(node, "only slices of constant ints run here");
+      }
+      if (bounds[2] == 0)
+        return fail(node, "slice step cannot be zero");
+      indices.emplace_back(at::indexing::Slice(bounds[0], bounds[1], bounds[2]));
+      return ok();
+    }
+    default:
+      return fail(node, "only ints, slices, None and Ellipsis index tensors here");
+    }
+  };
+  if (index.kind == ArgKind::Tuple) {
+    for (const Arg& item : index.children())
+      if (Status status = add(item); !status.ok())
+        return status;
+  } else if (Status status = add(index); !status.ok()) {
+    return status;
+  }
+  try {
+    result = tensor.index(indices);
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    return fail(node, "indexing failed: " + message.substr(0, message.find('\n')));
+  }
+  return ok();
+}
+
 Status Executor::runCall(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.kind == Target::Kind::Function)
     return runFunction(node, result);
+  if (target.kind == Target::Kind::Method ||
+      (target.kind == Target::Kind::Op && target.overload.empty() && !target.isHigherOrder()))
+    return runOverloaded(node, result);
   if (target.kind != Target::Kind::Op)
-    return fail(node, "method and submodule calls do not run here");
+    return fail(node, "submodule calls do not run here");
   if (target.isHigherOrder()) {
     if (target.opName == "auto_functionalized")
       return runAutoFunctionalized(node, result);
