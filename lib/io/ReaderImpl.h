@@ -237,35 +237,41 @@ private:
 };
 
 inline bool Reader::plainNameValue(std::string_view name, Arg& out) {
-  // Node names are the common case: one length test skips the literal compares for most.
-  if (name.size() < 3 || name.size() > 8)
-    return nodeValue(name, out);
-  if (name == "Ellipsis") { // repr(...), in index tuples: `x[(Ellipsis, 0)]`
-    out.kind = ArgKind::Ellipsis;
+  // Node names are the common case: the length picks the few literals a name may be.
+  auto literal = [&](ArgKind kind) {
+    out.kind = kind;
     out.setText(name);
     return true;
-  }
-  if (name == "infj" || name == "nanj") { // complex literals with no real part
-    out.kind = ArgKind::Complex;
-    out.setText(name);
-    return true;
-  }
-  if (name == "None") {
-    out.kind = ArgKind::None;
-    out.setText(name);
-    return true;
-  }
-  if (name == "True" || name == "False") {
-    out.kind = ArgKind::Bool;
-    out.boolean = name == "True";
-    out.setText(name);
-    return true;
-  }
-  if (name == "inf" || name == "nan") {
-    out.kind = ArgKind::Float;
-    out.real = name == "inf" ? HUGE_VAL : NAN;
-    out.setText(name);
-    return true;
+  };
+  switch (name.size()) {
+  case 3:
+    if (name == "inf" || name == "nan") {
+      out.real = name == "inf" ? HUGE_VAL : NAN;
+      return literal(ArgKind::Float);
+    }
+    break;
+  case 4:
+    if (name == "None")
+      return literal(ArgKind::None);
+    if (name == "True") {
+      out.boolean = true;
+      return literal(ArgKind::Bool);
+    }
+    if (name == "infj" || name == "nanj") // complex literals with no real part
+      return literal(ArgKind::Complex);
+    break;
+  case 5:
+    if (name == "False") {
+      out.boolean = false;
+      return literal(ArgKind::Bool);
+    }
+    break;
+  case 8:
+    if (name == "Ellipsis") // repr(...), in index tuples: `x[(Ellipsis, 0)]`
+      return literal(ArgKind::Ellipsis);
+    break;
+  default:
+    break;
   }
   return nodeValue(name, out);
 }
