@@ -143,7 +143,6 @@ TargetEffects schemaEffects(std::string_view ns, std::string_view name, const Op
     return plan;
   }
   plan.action = Action::Schema;
-  plan.schema = schema;
   plan.argumentFlags.resize(schema->arguments.size());
   std::optional<size_t> training = schema->argumentIndex("training");
   for (size_t i = 0; i < schema->arguments.size(); ++i) {
