@@ -6,7 +6,10 @@
 
 #include <ATen/ATen.h>
 #include <ATen/core/ivalue.h>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -20,23 +23,47 @@ struct InputValue {
 
 struct Inputs {
   std::vector<InputValue> values; ///< one per placeholder, in signature order
+  /// Module state read by get_attr, by attribute path: the caller sees its final contents.
+  std::map<std::string, InputValue, std::less<>> attributes;
   std::unordered_map<std::string, int64_t> symbols;
 };
 
 /// Binds every size symbol of the graph's placeholders (hints first, then random values >= 2)
-/// and makes random inputs that honour the annotated sizes, strides and storage offsets.
+/// and makes random inputs that honour the annotated sizes, strides and storage offsets, and
+/// the graph's get_attr tensors (addAttributes).
 [[nodiscard]] Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
                                         const std::unordered_map<std::string, int64_t>& hints);
 
+/// Makes a random tensor for every get_attr of `graph` whose attribute is not in `inputs` yet,
+/// from its annotation. The values depend only on the seed and the attribute's path, so that
+/// the same attribute holds the same tensor in two graphs compared with each other.
+[[nodiscard]] Status addAttributes(const Graph& graph, uint64_t seed, Inputs& inputs);
+
 /// A deep copy with the same geometry over a new storage.
 [[nodiscard]] Inputs copyInputs(const Inputs& inputs);
+
+/// libtorch's scalar type for a dtype; Undefined for those it has none for.
+[[nodiscard]] at::ScalarType scalarType(DType dtype);
+
+/// Python's `a OP b` (or `OP a`) on ints, floats and bools, as FX graphs compute sizes:
+/// operator.add, operator.floordiv, torch.sym_max, math.ceil, ... nullopt for anything else
+/// (an unknown function, a division by zero).
+[[nodiscard]] std::optional<c10::IValue> pythonArithmetic(std::string_view name,
+                                                          const std::vector<c10::IValue>& operands);
 
 /// Registers stand-in kernels for the supplement's custom ops that this libtorch lacks (once).
 void registerStandInKernels();
 
 /// Runs the graph; returns the values of the output's elements (a tuple or list is flattened
 /// one level; a single value gives one element). Inputs are mutated in place as the graph says.
+/// `nodeValues` receives each call node's tensor as it was when the node ran (a shallow alias:
+/// later in-place metadata ops do not change its layout), or with `snapshot` false the tensor
+/// itself, as the graph left it.
 [[nodiscard]] Result<std::vector<c10::IValue>>
-execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr);
+execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr,
+        bool snapshot = true);
+/// As above, for the graph of `module`: calls of its nested subgraphs (invoke_subgraph, wrap)
+/// run their bodies.
+[[nodiscard]] Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs);
 
 } // namespace declone::runtime::detail

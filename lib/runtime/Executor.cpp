@@ -1,15 +1,14 @@
-// Executes graphs through the dispatcher: inputs from annotations, boxed calls by schema,
-// auto_functionalized by its definition, symbolic-int arithmetic, getitem.
+// Executes graphs through the dispatcher: boxed calls by schema, auto_functionalized by its
+// definition, the metadata queries (sym_size, ...), Python's arithmetic and indexing (getitem of
+// tuples, lists and tensors), get_attr constants from the inputs.
 #include "declone/runtime/Executor.h"
 
 #include "Execution.h"
 #include "declone/analysis/Overloads.h"
 
-#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/TensorIndexing.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <optional>
-#include <random>
 
 namespace declone::runtime::detail {
 namespace {
@@ -29,39 +28,6 @@ std::optional<c10::OperatorHandle> findOperator(const Target& target) {
   if (!handle)
     return std::nullopt;
   return *handle;
-}
-
-at::ScalarType scalarType(DType dtype) {
-  switch (dtype) {
-  case DType::Bool:
-    return at::kBool;
-  case DType::UInt8:
-    return at::kByte;
-  case DType::Int8:
-    return at::kChar;
-  case DType::Int16:
-    return at::kShort;
-  case DType::Int32:
-    return at::kInt;
-  case DType::Int64:
-    return at::kLong;
-  case DType::Float16:
-    return at::kHalf;
-  case DType::BFloat16:
-    return at::kBFloat16;
-  case DType::Float32:
-    return at::kFloat;
-  case DType::Float64:
-    return at::kDouble;
-  case DType::Complex32:
-    return at::kComplexHalf;
-  case DType::Complex64:
-    return at::kComplexFloat;
-  case DType::Complex128:
-    return at::kComplexDouble;
-  default:
-    return at::ScalarType::Undefined;
-  }
 }
 
 /// Decodes a Python string literal as the reader kept it ('...' or "...").
@@ -94,24 +60,30 @@ at::Tensor clonePreservingStrides(const at::Tensor& tensor) {
 
 class Executor {
 public:
-  Executor(const Graph& graph, Inputs& inputs) : graph_(graph), inputs_(inputs) {}
+  Executor(const Graph& graph, Inputs& inputs, const GraphModule* module = nullptr)
+      : graph_(graph), inputs_(inputs), module_(module) {}
 
-  Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues);
+  Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues, bool snapshot);
 
 private:
   Status runCall(const Node* node, c10::IValue& result);
   Status runOp(const Node* node, const Target& target, std::span<const Arg> args,
                std::span<const KwArg> kwargs, c10::IValue& result);
   Status runAutoFunctionalized(const Node* node, c10::IValue& result);
+  Status runAutoFunctionalizedV2(const Node* node, c10::IValue& result);
+  Result<c10::IValue> regenerateView(const std::string& prefix, std::span<const at::Tensor> bases);
+  Result<std::vector<int64_t>> intList(const Arg& arg);
   Status runFunction(const Node* node, c10::IValue& result);
   /// A packet call or a Tensor method: the first overload that takes the arguments and runs.
   Status runOverloaded(const Node* node, c10::IValue& result);
   /// The values of the nodes `bound` passes are of the kinds `schema` takes.
   [[nodiscard]] bool valuesFit(const OpSchema& schema, const BoundOverload& bound) const;
-  /// `tensor[index]` for Python's basic indexing: ints, slices of ints, None and Ellipsis,
-  /// alone or in a tuple.
-  Status runTensorIndex(const Node* node, const at::Tensor& tensor, const Arg& index,
-                        c10::IValue& result);
+  Status runGetItem(const Node* node, c10::IValue& result);
+  Result<at::indexing::TensorIndex> tensorIndex(const Node* node, const Arg& index);
+  Status runMetadataQuery(const Node* node, const Target& target, c10::IValue& result);
+  /// The nested class a get_attr names, or nullptr.
+  const GraphModule* subgraph(const Node* getAttr) const;
+  Status runSubgraph(const Node* node, size_t firstOperand, c10::IValue& result);
   Result<c10::IValue> convert(const Arg& arg, const c10::TypePtr& type);
   Result<int64_t> intValue(const Arg& arg);
   Error fail(const Node* node, std::string message) const {
@@ -120,6 +92,7 @@ private:
 
   const Graph& graph_;
   Inputs& inputs_;
+  const GraphModule* module_; ///< the graph's module, whose nested classes calls may run
   std::vector<c10::IValue> values_;
   const Node* current_ = nullptr;
 };
@@ -327,6 +300,16 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
   if (!op)
     return fail(node, "no kernel for " + opName(target) + " in this libtorch");
   const std::vector<c10::Argument>& parameters = op->schema().arguments();
+  // Reinplacing may name the only arguments to copy; op writes the others in place.
+  const Arg* only = node->kwarg("_only_clone_these_tensors");
+  auto clones = [&](const std::string& name) {
+    if (!only || only->kind == ArgKind::None)
+      return true;
+    for (const Arg& quoted : only->children())
+      if (quoted.kind == ArgKind::String && decodeString(quoted.text()) == name)
+        return true;
+    return false;
+  };
   torch::jit::Stack stack;
   std::vector<c10::IValue> mutated;
   for (const c10::Argument& parameter : parameters) {
@@ -343,7 +326,8 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
       return fail(node, "missing argument '" + parameter.name() + "' of " + opName(target));
     }
     if (parameter.alias_info() && parameter.alias_info()->isWrite() && converted.isTensor()) {
-      converted = c10::IValue(clonePreservingStrides(converted.toTensor()));
+      if (clones(parameter.name()))
+        converted = c10::IValue(clonePreservingStrides(converted.toTensor()));
       mutated.push_back(converted);
     }
     stack.push_back(std::move(converted));
@@ -367,79 +351,364 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
   return ok();
 }
 
+Result<at::indexing::TensorIndex> Executor::tensorIndex(const Node* node, const Arg& index) {
+  using at::indexing::TensorIndex;
+  auto bound = [&](const Arg& value) -> Result<c10::optional<int64_t>> {
+    if (value.kind == ArgKind::None)
+      return c10::optional<int64_t>();
+    Result<int64_t> integer = intValue(value);
+    if (!integer.ok())
+      return fail(node, "a slice bound must be an integer or None");
+    return c10::optional<int64_t>(*integer);
+  };
+  switch (index.kind) {
+  case ArgKind::None:
+    return TensorIndex(at::indexing::None);
+  case ArgKind::Bool:
+    return TensorIndex(index.boolean);
+  case ArgKind::Int:
+    return TensorIndex(index.integer);
+  case ArgKind::Slice: {
+    std::span<const Arg> parts = index.children();
+    if (parts.size() != 3)
+      return fail(node, "a slice needs start, stop and step");
+    Result<c10::optional<int64_t>> start = bound(parts[0]), stop = bound(parts[1]),
+                                   step = bound(parts[2]);
+    if (!start.ok() || !stop.ok() || !step.ok())
+      return fail(node, "a slice bound must be an integer or None");
+    return TensorIndex(at::indexing::Slice(*start, *stop, *step));
+  }
+  case ArgKind::Node: {
+    const c10::IValue& value = values_[index.node()->order()];
+    if (value.isTensor())
+      return TensorIndex(value.toTensor());
+    if (value.isInt())
+      return TensorIndex(value.toInt());
+    if (value.isBool())
+      return TensorIndex(value.toBool());
+    if (value.isNone())
+      return TensorIndex(at::indexing::None);
+    return fail(node, "index " + std::string(index.node()->name()) + " is not a tensor or int");
+  }
+  case ArgKind::List: {
+    // x[[0, 2]]: advanced indexing with the list as an int64 tensor.
+    std::vector<int64_t> positions;
+    for (const Arg& item : index.children()) {
+      Result<int64_t> position = intValue(item);
+      if (!position.ok())
+        return fail(node, "only lists of integers index a tensor here");
+      positions.push_back(*position);
+    }
+    return TensorIndex(at::tensor(positions, at::kLong));
+  }
+  default:
+    if (index.text() == "Ellipsis" || index.text() == "...")
+      return TensorIndex(at::indexing::Ellipsis);
+    return fail(node, "cannot index a tensor with '" + std::string(index.text()) + "'");
+  }
+}
+
+Status Executor::runGetItem(const Node* node, c10::IValue& result) {
+  std::span<const Arg> args = node->args();
+  if (args.size() != 2 || !args[0].isNode())
+    return fail(node, "getitem takes a value and an index");
+  const c10::IValue& container = values_[args[0].node()->order()];
+  if (container.isTensor()) {
+    // Python's indexing of a tensor, as FX prints it: x[0], x[(slice(None, 3, None), 1)],
+    // x[(Ellipsis, None)]. A tuple holds one index per position.
+    std::span<const Arg> items =
+        args[1].kind == ArgKind::Tuple ? args[1].children() : args.subspan(1, 1);
+    try {
+      std::vector<at::indexing::TensorIndex> indices;
+      for (const Arg& item : items) {
+        Result<at::indexing::TensorIndex> index = tensorIndex(node, item); // Slice may throw
+        if (!index.ok())
+          return index.error();
+        indices.push_back(std::move(index).value());
+      }
+      result = container.toTensor().index(indices);
+    } catch (const std::exception& error) {
+      std::string message = error.what();
+      return fail(node, "indexing " + std::string(args[0].node()->name()) +
+                            " failed: " + message.substr(0, message.find('\n')));
+    }
+    return ok();
+  }
+  Result<int64_t> index = intValue(args[1]);
+  if (!index.ok())
+    return fail(node, "only getitem of a tuple or list with an integer index runs here");
+  // Python's indexing: a negative index counts from the end.
+  auto position = [&](size_t size) -> std::optional<size_t> {
+    int64_t at = *index;
+    auto n = static_cast<int64_t>(size);
+    if (at < 0)
+      at += n;
+    if (at < 0 || at >= n)
+      return std::nullopt;
+    return static_cast<size_t>(at);
+  };
+  if (container.isTuple()) {
+    const auto& elements = container.toTupleRef().elements();
+    std::optional<size_t> at = position(elements.size());
+    if (!at)
+      return fail(node, "index out of range");
+    result = elements[*at];
+    return ok();
+  }
+  if (container.isList()) {
+    c10::List<c10::IValue> list = container.toList();
+    std::optional<size_t> at = position(list.size());
+    if (!at)
+      return fail(node, "index out of range");
+    result = list.get(*at);
+    return ok();
+  }
+  return fail(node, "getitem of " + std::string(args[0].node()->name()) +
+                        ", which is not a tensor, tuple or list");
+}
+
+Result<std::vector<int64_t>> Executor::intList(const Arg& arg) {
+  if (arg.kind != ArgKind::List && arg.kind != ArgKind::Tuple)
+    return fail(current_, "expected a list of integers");
+  std::vector<int64_t> values;
+  for (const Arg& element : arg.children()) {
+    Result<int64_t> value = intValue(element);
+    if (!value.ok())
+      return value.error();
+    values.push_back(*value);
+  }
+  return values;
+}
+
+Result<c10::IValue> Executor::regenerateView(const std::string& prefix,
+                                             std::span<const at::Tensor> bases) {
+  // PyTorch's read_view_information_from_args: `_x_base_index` names the base; `_x_alias`,
+  // `_x_size`/`_x_stride`/`_x_storage_offset` or `_x_slice_dim`/`_start`/`_end` say which view
+  // of it op gets; with none of them op gets the base itself.
+  const Node* node = current_;
+  const Arg* baseIndex = node->kwarg(prefix + "_base_index");
+  if (!baseIndex)
+    return fail(node, "missing " + prefix + "_base_index");
+  if (baseIndex->kind == ArgKind::None)
+    return c10::IValue();
+  Result<int64_t> index = intValue(*baseIndex);
+  if (!index.ok())
+    return index.error();
+  if (*index < 0 || static_cast<size_t>(*index) >= bases.size())
+    return fail(node, prefix + "_base_index is not an index of _all_bases");
+  const at::Tensor& base = bases[static_cast<size_t>(*index)];
+  if (node->kwarg(prefix + "_alias"))
+    return c10::IValue(at::alias(base));
+  if (const Arg* offset = node->kwarg(prefix + "_storage_offset")) {
+    const Arg* size = node->kwarg(prefix + "_size");
+    const Arg* stride = node->kwarg(prefix + "_stride");
+    if (!size || !stride)
+      return fail(node, "missing " + prefix + "_size or " + prefix + "_stride");
+    Result<std::vector<int64_t>> sizes = intList(*size);
+    Result<std::vector<int64_t>> strides = intList(*stride);
+    Result<int64_t> storageOffset = intValue(*offset);
+    if (!sizes.ok() || !strides.ok() || !storageOffset.ok())
+      return fail(node, "the view of " + prefix + " is not given by integers");
+    return c10::IValue(base.as_strided(*sizes, *strides, *storageOffset));
+  }
+  if (const Arg* dim = node->kwarg(prefix + "_slice_dim")) {
+    const Arg* start = node->kwarg(prefix + "_slice_start");
+    const Arg* end = node->kwarg(prefix + "_slice_end");
+    if (!start || !end)
+      return fail(node, "missing " + prefix + "_slice_start or " + prefix + "_slice_end");
+    Result<int64_t> d = intValue(*dim);
+    Result<int64_t> s = intValue(*start);
+    Result<int64_t> e = intValue(*end);
+    if (!d.ok() || !s.ok() || !e.ok())
+      return fail(node, "the slice of " + prefix + " is not given by integers");
+    return c10::IValue(base.slice(*d, *s, *e));
+  }
+  return c10::IValue(base);
+}
+
+Status Executor::runAutoFunctionalizedV2(const Node* node, c10::IValue& result) {
+  // auto_functionalized_v2(op, _all_bases=[...], **kwargs): copy the bases (all, or those
+  // `_only_clone_these_bases` names), rebuild the views op mutates from the copies, call op,
+  // and return op's results followed by the bases as they are then.
+  if (node->args().empty() || node->args()[0].kind != ArgKind::OpRef)
+    return fail(node, "auto_functionalized_v2 needs an operator as its first argument");
+  const Target& target = *node->args()[0].op;
+  std::optional<c10::OperatorHandle> op = findOperator(target);
+  if (!op)
+    return fail(node, "no kernel for " + opName(target) + " in this libtorch");
+  const Arg* allBases = node->kwarg("_all_bases");
+  if (!allBases || (allBases->kind != ArgKind::List && allBases->kind != ArgKind::Tuple))
+    return fail(node, "auto_functionalized_v2 needs an _all_bases list");
+  const Arg* only = node->kwarg("_only_clone_these_bases");
+  std::vector<at::Tensor> bases;
+  for (const Arg& element : allBases->children()) {
+    if (!element.isNode() || !values_[element.node()->order()].isTensor())
+      return fail(node, "_all_bases holds something other than tensors");
+    const at::Tensor& base = values_[element.node()->order()].toTensor();
+    bool copy = !only || only->kind == ArgKind::None;
+    for (const Arg& index : only ? only->children() : std::span<const Arg>())
+      copy = copy ||
+             (index.kind == ArgKind::Int && index.integer == static_cast<int64_t>(bases.size()));
+    bases.push_back(copy ? clonePreservingStrides(base) : base);
+  }
+  torch::jit::Stack stack;
+  for (const c10::Argument& parameter : op->schema().arguments()) {
+    if (parameter.alias_info() && parameter.alias_info()->isWrite()) {
+      std::string prefix = "_" + parameter.name();
+      if (parameter.type()->kind() == c10::TypeKind::ListType) {
+        const Arg* length = node->kwarg(prefix + "_length");
+        if (!length || length->kind == ArgKind::None) {
+          stack.emplace_back();
+          continue;
+        }
+        Result<int64_t> n = intValue(*length);
+        if (!n.ok())
+          return n.error();
+        c10::List<at::Tensor> views;
+        for (int64_t i = 0; i < *n; ++i) {
+          Result<c10::IValue> view = regenerateView(prefix + "_" + std::to_string(i), bases);
+          if (!view.ok())
+            return view.error();
+          views.push_back(view->toTensor());
+        }
+        stack.emplace_back(std::move(views));
+        continue;
+      }
+      Result<c10::IValue> view = regenerateView(prefix, bases);
+      if (!view.ok())
+        return view.error();
+      stack.push_back(std::move(view).value());
+      continue;
+    }
+    const Arg* value = node->kwarg(parameter.name());
+    if (!value) {
+      if (!parameter.default_value())
+        return fail(node, "missing argument '" + parameter.name() + "' of " + opName(target));
+      stack.push_back(*parameter.default_value());
+      continue;
+    }
+    Result<c10::IValue> converted = convert(*value, parameter.type());
+    if (!converted.ok())
+      return converted.error();
+    stack.push_back(std::move(converted).value());
+  }
+  try {
+    op->callBoxed(&stack);
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
+  }
+  std::vector<c10::IValue> elements;
+  if (stack.empty())
+    elements.emplace_back();
+  for (c10::IValue& value : stack)
+    elements.push_back(std::move(value));
+  for (at::Tensor& base : bases)
+    elements.emplace_back(std::move(base));
+  result = c10::ivalue::Tuple::create(std::move(elements));
+  return ok();
+}
+
 Status Executor::runFunction(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
+  if (target.isOperator("getitem"))
+    return runGetItem(node, result);
+  // Python's arithmetic on the ints (and floats, bools) that sym_size and kin return.
+  std::vector<c10::IValue> operands;
+  for (const Arg& arg : node->args()) {
+    c10::IValue value;
+    if (arg.kind == ArgKind::Int)
+      value = arg.integer;
+    else if (arg.kind == ArgKind::Float)
+      value = arg.real;
+    else if (arg.kind == ArgKind::Bool)
+      value = arg.boolean;
+    else if (arg.isNode())
+      value = values_[arg.node()->order()];
+    if (!value.isInt() && !value.isDouble() && !value.isBool())
+      return fail(node, std::string(target.qualifiedName) + " runs here only on numbers, not on '" +
+                            std::string(arg.text()) + "'");
+    operands.push_back(std::move(value));
+  }
+  std::optional<c10::IValue> value = pythonArithmetic(target.qualifiedName, operands);
+  if (!value)
+    return fail(node, std::string(target.qualifiedName) + " of these operands does not run here");
+  result = std::move(*value);
+  return ok();
+}
+
+Status Executor::runMetadataQuery(const Node* node, const Target& target, c10::IValue& result) {
+  // sym_size, sym_stride, sym_numel, sym_storage_offset: the tensor's metadata, as ints (or an
+  // int list for the overloads without a dim). Printed by PyTorch 1.13 without an overload.
   std::span<const Arg> args = node->args();
-  if (target.isOperator("getitem")) {
-    if (args.size() != 2 || !args[0].isNode())
-      return fail(node, "only getitem of a node runs here");
-    const c10::IValue& container = values_[args[0].node()->order()];
-    if (container.isTensor())
-      return runTensorIndex(node, container.toTensor(), args[1], result);
-    if (args[1].kind != ArgKind::Int)
-      return fail(node, "only getitem of a tuple or list with a constant index runs here");
-    // Python's indexing: a negative index counts from the end.
-    auto position = [&](size_t size) -> std::optional<size_t> {
-      int64_t index = args[1].integer;
-      auto n = static_cast<int64_t>(size);
-      if (index < 0)
-        index += n;
-      if (index < 0 || index >= n)
-        return std::nullopt;
-      return static_cast<size_t>(index);
-    };
-    if (container.isTuple()) {
-      const auto& elements = container.toTupleRef().elements();
-      std::optional<size_t> index = position(elements.size());
-      if (!index)
-        return fail(node, "index out of range");
-      result = elements[*index];
-      return ok();
-    }
-    if (container.isList()) {
-      c10::List<c10::IValue> list = container.toList();
-      std::optional<size_t> index = position(list.size());
-      if (!index)
-        return fail(node, "index out of range");
-      result = list.get(*index);
-      return ok();
-    }
-    return fail(node, "getitem of this value does not run here");
+  if (args.empty() || !args[0].isNode() || !values_[args[0].node()->order()].isTensor())
+    return fail(node, opName(target) + " needs a tensor");
+  const at::Tensor& tensor = values_[args[0].node()->order()].toTensor();
+  std::string_view name = target.opName;
+  if (name == "sym_numel" || name == "sym_storage_offset") {
+    if (args.size() != 1)
+      return fail(node, opName(target) + " takes one tensor");
+    result = name == "sym_numel" ? tensor.numel() : tensor.storage_offset();
+    return ok();
   }
-  // Symbolic-int arithmetic, with Python's semantics.
-  std::vector<int64_t> operands;
-  for (const Arg& arg : args) {
-    Result<int64_t> value = intValue(arg);
+  c10::IntArrayRef all = name == "sym_size" ? tensor.sizes() : tensor.strides();
+  if (args.size() == 1 && target.overload != "int") {
+    result = c10::IValue(std::vector<int64_t>(all.begin(), all.end()));
+    return ok();
+  }
+  if (args.size() != 2 || target.overload == "default")
+    return fail(node, opName(target) + " takes a tensor and a dim");
+  Result<int64_t> dim = intValue(args[1]);
+  if (!dim.ok())
+    return dim.error();
+  auto rank = static_cast<int64_t>(all.size());
+  int64_t wrapped = *dim < 0 ? *dim + rank : *dim;
+  if (wrapped < 0 || wrapped >= rank)
+    return fail(node, opName(target) + ": dim " + std::to_string(*dim) + " out of range for " +
+                          std::to_string(rank) + " dims");
+  result = all[static_cast<size_t>(wrapped)];
+  return ok();
+}
+
+const GraphModule* Executor::subgraph(const Node* getAttr) const {
+  if (!module_ || getAttr->kind() != Node::Kind::GetAttr)
+    return nullptr;
+  for (const auto& child : module_->children)
+    if (child->className == getAttr->attribute())
+      return child.get();
+  return nullptr;
+}
+
+Status Executor::runSubgraph(const Node* node, size_t firstOperand, c10::IValue& result) {
+  // The body runs on the operands themselves (its writes are the call's), and its values are
+  // the call's: a tuple when it returns one, taken apart by getitem.
+  std::span<const Arg> args = node->args();
+  const GraphModule* body = !args.empty() && args[0].isNode() ? subgraph(args[0].node()) : nullptr;
+  if (!body || args.size() < firstOperand || !node->kwargs().empty())
+    return fail(node, "the body of " + std::string(node->target()->opName) +
+                          " is not a nested class of this file");
+  Inputs operands;
+  for (const Arg& operand : args.subspan(firstOperand)) {
+    if (operand.isNode()) {
+      operands.values.push_back({values_[operand.node()->order()], at::Tensor()});
+      continue;
+    }
+    Result<int64_t> value = intValue(operand);
     if (!value.ok())
-      return fail(node, "only integer arithmetic runs among Python functions");
-    operands.push_back(*value);
+      return fail(node, "only nodes and integers can be passed to a subgraph here");
+    operands.values.push_back({c10::IValue(*value), at::Tensor()});
   }
-  auto floorDiv = [](int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-  };
-  std::string_view name = target.qualifiedName;
-  bool binary = operands.size() == 2;
-  int64_t a = operands.empty() ? 0 : operands[0];
-  int64_t b = binary ? operands[1] : 0;
-  if (binary && (name == "operator.add"))
-    result = a + b;
-  else if (binary && name == "operator.sub")
-    result = a - b;
-  else if (binary && name == "operator.mul")
-    result = a * b;
-  else if (binary && name == "operator.floordiv" && b != 0)
-    result = floorDiv(a, b);
-  else if (binary && name == "operator.mod" && b != 0)
-    result = a - floorDiv(a, b) * b;
-  else if (binary && (name == "torch.sym_min" || name == "min"))
-    result = std::min(a, b);
-  else if (binary && (name == "torch.sym_max" || name == "max"))
-    result = std::max(a, b);
-  else if (operands.size() == 1 && name == "operator.neg")
-    result = -a;
+  Result<std::vector<c10::IValue>> outputs = execute(*body, operands);
+  if (!outputs.ok())
+    return outputs.error();
+  const Node* output = body->graph.output();
+  bool tuple =
+      output && !output->args().empty() &&
+      (output->args()[0].kind == ArgKind::Tuple || output->args()[0].kind == ArgKind::List);
+  if (!tuple && outputs->size() == 1)
+    result = std::move((*outputs)[0]);
   else
-    return fail(node, std::string(name) + " does not run here");
+    result = c10::ivalue::Tuple::create(std::move(*outputs));
   return ok();
 }
 
@@ -490,58 +759,14 @@ Status Executor::runOverloaded(const Node* node, c10::IValue& result) {
               "no overload of " + std::string(target.qualifiedName) + " takes these arguments");
 }
 
-Status Executor::runTensorIndex(const Node* node, const at::Tensor& tensor, const Arg& index,
-                                c10::IValue& result) {
-  std::vector<at::indexing::TensorIndex> indices;
-  auto add = [&](const Arg& item) -> Status {
-    switch (item.kind) {
-    case ArgKind::Int:
-      indices.emplace_back(item.integer);
-      return ok();
-    case ArgKind::None:
-      indices.emplace_back(at::indexing::None);
-      return ok();
-    case ArgKind::Ellipsis:
-      indices.emplace_back(at::indexing::Ellipsis);
-      return ok();
-    case ArgKind::Slice: {
-      c10::optional<int64_t> bounds[3];
-      for (size_t i = 0; i < 3; ++i) {
-        const Arg& bound = item.children()[i];
-        if (bound.kind == ArgKind::Int)
-          bounds[i] = bound.integer;
-        else if (bound.kind != ArgKind::None)
-          return fail(node, "only slices of constant ints run here");
-      }
-      if (bounds[2] == 0)
-        return fail(node, "slice step cannot be zero");
-      indices.emplace_back(at::indexing::Slice(bounds[0], bounds[1], bounds[2]));
-      return ok();
-    }
-    default:
-      return fail(node, "only ints, slices, None and Ellipsis index tensors here");
-    }
-  };
-  if (index.kind == ArgKind::Tuple) {
-    for (const Arg& item : index.children())
-      if (Status status = add(item); !status.ok())
-        return status;
-  } else if (Status status = add(index); !status.ok()) {
-    return status;
-  }
-  try {
-    result = tensor.index(indices);
-  } catch (const std::exception& error) {
-    std::string message = error.what();
-    return fail(node, "indexing failed: " + message.substr(0, message.find('\n')));
-  }
-  return ok();
-}
-
 Status Executor::runCall(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.kind == Target::Kind::Function)
     return runFunction(node, result);
+  if (target.kind == Target::Kind::Op && target.opNamespace == "aten" &&
+      (target.opName == "sym_size" || target.opName == "sym_stride" ||
+       target.opName == "sym_numel" || target.opName == "sym_storage_offset"))
+    return runMetadataQuery(node, target, result);
   if (target.kind == Target::Kind::Method ||
       (target.kind == Target::Kind::Op && target.overload.empty() && !target.isHigherOrder()))
     return runOverloaded(node, result);
@@ -550,6 +775,12 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
   if (target.isHigherOrder()) {
     if (target.opName == "auto_functionalized")
       return runAutoFunctionalized(node, result);
+    if (target.opName == "auto_functionalized_v2")
+      return runAutoFunctionalizedV2(node, result);
+    if (target.opName == "invoke_subgraph") // (body, identifier, *operands)
+      return runSubgraph(node, 2, result);
+    if (target.opName == "wrap") // (body, *operands)
+      return runSubgraph(node, 1, result);
     return fail(node, "higher-order op " + std::string(target.opName) + " does not run here");
   }
   if (target.isOp("prims", "convert_element_type")) {
@@ -566,9 +797,12 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
   return runOp(node, target, node->args(), node->kwargs(), result);
 }
 
-Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeValues) {
+Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeValues,
+                                               bool snapshot) {
   graph_.numberNodes();
   values_.assign(graph_.orderBound(), c10::IValue());
+  if (nodeValues)
+    nodeValues->assign(graph_.orderBound(), c10::IValue());
   size_t placeholder = 0;
   std::vector<c10::IValue> outputs;
   for (const Node* node : graph_) {
@@ -580,13 +814,24 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
         return fail(node, "more placeholders than inputs");
       value = inputs_.values[placeholder++].value;
       break;
-    case Node::Kind::GetAttr:
-      return fail(node, "module attributes (self." + std::string(node->attribute()) +
-                            ") have no values here");
+    case Node::Kind::GetAttr: {
+      if (subgraph(node))
+        break; // a nested class: the call that takes it runs it
+      auto attribute = inputs_.attributes.find(node->attribute());
+      if (attribute == inputs_.attributes.end())
+        return fail(node, "module attribute self." + std::string(node->attribute()) +
+                              " has no value here");
+      value = attribute->second.value;
+      break;
+    }
     case Node::Kind::Call: {
       Status status = runCall(node, value);
       if (!status.ok())
         return status.error();
+      // What the node produced, even if an in-place metadata op (t_, resize_, set_, ...)
+      // changes the tensor later: a shallow alias keeps its sizes, strides and offset.
+      if (snapshot && nodeValues && value.isTensor() && value.toTensor().defined())
+        (*nodeValues)[node->order()] = value.toTensor().alias();
       break;
     }
     case Node::Kind::Output: {
@@ -617,141 +862,22 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
     }
     }
   }
-  if (nodeValues)
+  if (nodeValues && !snapshot)
     *nodeValues = values_;
   return outputs;
 }
 
 } // namespace
 
-Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
-                          const std::unordered_map<std::string, int64_t>& hints) {
-  Inputs inputs;
-  SymContext& sym = graph.context().sym();
-  std::mt19937_64 random(seed * 0x9E3779B97F4A7C15ull + 1);
-  std::vector<Node*> placeholders = graph.placeholders();
-  // Bind the symbols: hints, then small random sizes (PyTorch specializes 0 and 1).
-  std::vector<std::string> names;
-  for (const Node* node : placeholders) {
-    const TypeAnnotation& type = node->type();
-    if (type.kind == TypeAnnotation::Kind::Sym)
-      sym.collectSymbols(type.sym, names);
-    if (type.kind == TypeAnnotation::Kind::Tensor) {
-      for (SymExpr size : type.tensor->sizes)
-        sym.collectSymbols(size, names);
-      if (type.tensor->strides)
-        for (SymExpr stride : *type.tensor->strides)
-          sym.collectSymbols(stride, names);
-      if (type.tensor->storageOffset)
-        sym.collectSymbols(*type.tensor->storageOffset, names);
-    }
-  }
-  for (const std::string& name : names) {
-    if (inputs.symbols.count(name))
-      continue;
-    auto hint = hints.find(name);
-    inputs.symbols[name] = hint != hints.end() ? hint->second : 2 + int64_t(random() % 7);
-  }
-  at::Generator generator = at::detail::createCPUGenerator(seed);
-  auto evaluate = [&](SymExpr expr, const Node* node) -> Result<int64_t> {
-    std::optional<int64_t> value = sym.evaluate(expr, inputs.symbols);
-    if (!value)
-      return Error{"cannot evaluate " + sym.print(expr) + " in the annotation of " +
-                       std::string(node->name()),
-                   node->line(), 0};
-    return *value;
-  };
-  for (const Node* node : placeholders) {
-    const TypeAnnotation& type = node->type();
-    InputValue input;
-    if (type.kind == TypeAnnotation::Kind::Sym) {
-      Result<int64_t> value = evaluate(type.sym, node);
-      if (!value.ok())
-        return value.error();
-      input.value = *value;
-      inputs.values.push_back(std::move(input));
-      continue;
-    }
-    if (type.kind != TypeAnnotation::Kind::Tensor)
-      return Error{"placeholder " + std::string(node->name()) +
-                       " needs a tensor or Sym annotation to make an input",
-                   node->line(), 0};
-    const TensorType& tensor = *type.tensor;
-    at::ScalarType dtype = scalarType(tensor.dtype);
-    if (dtype == at::ScalarType::Undefined)
-      return Error{"dtype " + std::string(abbreviation(tensor.dtype)) + " of " +
-                       std::string(node->name()) + " cannot be made here",
-                   node->line(), 0};
-    std::vector<int64_t> sizes, strides;
-    for (SymExpr size : tensor.sizes) {
-      Result<int64_t> value = evaluate(size, node);
-      if (!value.ok())
-        return value.error();
-      sizes.push_back(*value);
-    }
-    if (tensor.strides) {
-      for (SymExpr stride : *tensor.strides) {
-        Result<int64_t> value = evaluate(stride, node);
-        if (!value.ok())
-          return value.error();
-        strides.push_back(*value);
-      }
-    } else {
-      c10::DimVector contiguous = c10::contiguous_strides(sizes);
-      strides.assign(contiguous.begin(), contiguous.end());
-    }
-    int64_t offset = 0;
-    if (tensor.storageOffset) {
-      Result<int64_t> value = evaluate(*tensor.storageOffset, node);
-      if (!value.ok())
-        return value.error();
-      offset = *value;
-    }
-    int64_t extent = offset + 1;
-    bool empty = false;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      empty = empty || sizes[i] == 0;
-      extent += (sizes[i] - 1) * strides[i];
-    }
-    if (empty)
-      extent = offset;
-    at::TensorOptions options = at::TensorOptions().dtype(dtype);
-    at::Tensor base;
-    if (at::isFloatingType(dtype) || at::isComplexType(dtype))
-      base = at::randn({extent}, generator, options.dtype(at::kDouble)).to(dtype);
-    else if (dtype == at::kBool)
-      base = at::randint(0, 2, {extent}, generator, options);
-    else
-      base = at::randint(0, 16, {extent}, generator, options);
-    input.base = base;
-    input.value = base.as_strided(sizes, strides, offset);
-    inputs.values.push_back(std::move(input));
-  }
-  return inputs;
-}
-
-Inputs copyInputs(const Inputs& inputs) {
-  Inputs copy;
-  copy.symbols = inputs.symbols;
-  for (const InputValue& input : inputs.values) {
-    InputValue value;
-    if (!input.base.defined()) {
-      value.value = input.value;
-    } else {
-      value.base = input.base.clone();
-      const at::Tensor& tensor = input.value.toTensor();
-      value.value =
-          value.base.as_strided(tensor.sizes(), tensor.strides(), tensor.storage_offset());
-    }
-    copy.values.push_back(std::move(value));
-  }
-  return copy;
-}
-
 Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
-                                         std::vector<c10::IValue>* nodeValues) {
+                                         std::vector<c10::IValue>* nodeValues, bool snapshot) {
   registerStandInKernels();
-  return Executor(graph, inputs).run(nodeValues);
+  return Executor(graph, inputs).run(nodeValues, snapshot);
+}
+
+Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs) {
+  registerStandInKernels();
+  return Executor(module.graph, inputs, &module).run(nullptr, true);
 }
 
 } // namespace declone::runtime::detail

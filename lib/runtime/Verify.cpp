@@ -49,6 +49,13 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
   if (a.storage_offset() != b.storage_offset())
     return label + ": storage offset " + std::to_string(a.storage_offset()) +
            " != " + std::to_string(b.storage_offset());
+  // A clone resolves the conjugate and negative bits; kernels that read the data raw (custom
+  // ops, view_as_real, which refuses a conjugate view) see the difference.
+  auto bit = [](bool value) { return value ? std::string("true") : std::string("false"); };
+  if (a.is_conj() != b.is_conj())
+    return label + ": conj bit " + bit(a.is_conj()) + " != " + bit(b.is_conj());
+  if (a.is_neg() != b.is_neg())
+    return label + ": neg bit " + bit(a.is_neg()) + " != " + bit(b.is_neg());
   bool same;
   if (at::isFloatingType(a.scalar_type()) || at::isComplexType(a.scalar_type())) {
     // Removing a clone changes no arithmetic, so the values should be bitwise equal; the
@@ -63,7 +70,10 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
   if (same)
     return {};
   std::ostringstream out;
-  at::Tensor difference = (a.to(at::kDouble) - b.to(at::kDouble)).abs().nan_to_num(1e300);
+  // Complex values differ by the modulus of their difference (casting them to double would drop
+  // the imaginary part).
+  at::ScalarType wide = at::isComplexType(a.scalar_type()) ? at::kComplexDouble : at::kDouble;
+  at::Tensor difference = (a.to(wide) - b.to(wide)).abs().nan_to_num(1e300);
   int64_t flat = difference.numel() ? difference.reshape({-1}).argmax().item<int64_t>() : 0;
   out << label << ": values differ (largest difference "
       << (difference.numel() ? difference.reshape({-1})[flat].item<double>() : 0.0)
@@ -95,28 +105,37 @@ std::string compareAliasing(const std::vector<c10::IValue>& afterOutputs,
       out.push_back(storageOf(value));
     return out;
   };
+  // Inputs by index, then module state (attributes, which the caller also keeps).
   std::vector<c10::IValue> afterInputs, beforeInputs;
+  std::vector<std::string> inputNames;
   for (size_t i = 0; i < after.values.size(); ++i) {
     bool isDonated = i < donated.size() && donated[i];
     afterInputs.push_back(isDonated ? c10::IValue() : after.values[i].value);
     beforeInputs.push_back(isDonated ? c10::IValue() : before.values[i].value);
+    inputNames.push_back("input " + std::to_string(i));
+  }
+  for (const auto& [path, attribute] : before.attributes) {
+    afterInputs.push_back(after.attributes.at(path).value);
+    beforeInputs.push_back(attribute.value);
+    inputNames.push_back("attribute self." + path);
   }
   std::vector<const void*> afterInputStorages = storages(afterInputs);
   std::vector<const void*> beforeInputStorages = storages(beforeInputs);
   std::vector<const void*> afterOutputStorages = storages(afterOutputs);
   std::vector<const void*> beforeOutputStorages = storages(beforeOutputs);
-  auto describe = [](const std::vector<size_t>& indices, const char* what) {
+  auto describe = [&](const std::vector<size_t>& indices, const char* what) {
     std::string out;
     for (size_t index : indices)
-      out += (out.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(index);
+      out += (out.empty() ? "" : ", ") +
+             (what ? std::string(what) + " " + std::to_string(index) : inputNames[index]);
     return out.empty() ? std::string("nothing") : out;
   };
   for (size_t i = 0; i < afterOutputs.size(); ++i) {
     std::vector<size_t> a = aliases(afterOutputs[i], afterInputStorages);
     std::vector<size_t> b = aliases(beforeOutputs[i], beforeInputStorages);
     if (a != b)
-      return "output " + std::to_string(i) + ": aliases " + describe(a, "input") +
-             " != " + describe(b, "input");
+      return "output " + std::to_string(i) + ": aliases " + describe(a, nullptr) +
+             " != " + describe(b, nullptr);
     a = aliases(afterOutputs[i], afterOutputStorages, i);
     b = aliases(beforeOutputs[i], beforeOutputStorages, i);
     if (a != b)
@@ -157,9 +176,15 @@ std::optional<DType> dtypeOf(at::ScalarType type) {
   }
 }
 
-} // namespace
+/// Runs the graph, or the graph of `module` with its nested subgraphs when there is one.
+Result<std::vector<c10::IValue>> run(const Graph& graph, const GraphModule* module,
+                                     Inputs& inputs) {
+  return module ? detail::execute(*module, inputs) : detail::execute(graph, inputs);
+}
 
-Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOptions& options) {
+Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModule,
+                             const Graph& after, const GraphModule* afterModule,
+                             const VerifyOptions& options) {
   size_t beforeInputs = before.placeholders().size();
   size_t afterInputs = after.placeholders().size();
   if (beforeInputs != afterInputs)
@@ -170,16 +195,21 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
     Result<Inputs> inputs = detail::makeInputs(before, options.seed + trial, options.symbolHints);
     if (!inputs.ok())
       return inputs.error();
+    // Attributes only the rewrite reads get values too (the same ones a graph reading them
+    // would get).
+    Status attributes = detail::addAttributes(after, options.seed + trial, *inputs);
+    if (!attributes.ok())
+      return attributes.error();
     Inputs afterInputsCopy = detail::copyInputs(*inputs);
     Inputs beforeInputsCopy = detail::copyInputs(*inputs);
     // Random ops (dropout's bernoulli_) draw the same numbers in both runs: removing a clone
     // does not change the order in which they run.
     at::manual_seed(options.seed + trial);
-    Result<std::vector<c10::IValue>> beforeOutputs = detail::execute(before, beforeInputsCopy);
+    Result<std::vector<c10::IValue>> beforeOutputs = run(before, beforeModule, beforeInputsCopy);
     if (!beforeOutputs.ok())
       return beforeOutputs.error();
     at::manual_seed(options.seed + trial);
-    Result<std::vector<c10::IValue>> afterOutputs = detail::execute(after, afterInputsCopy);
+    Result<std::vector<c10::IValue>> afterOutputs = run(after, afterModule, afterInputsCopy);
     if (!afterOutputs.ok())
       return afterOutputs.error();
     ++verdict.trialsRun;
@@ -212,6 +242,13 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
       if (!difference.empty())
         return differ(difference + " after the call");
     }
+    // Module state: the caller sees its final contents, like an input it did not donate.
+    for (const auto& [path, attribute] : beforeInputsCopy.attributes) {
+      std::string difference = compareValues(
+          "attribute self." + path, afterInputsCopy.attributes.at(path).value, attribute.value);
+      if (!difference.empty())
+        return differ(difference + " after the call");
+    }
     std::string aliasing = compareAliasing(*afterOutputs, *beforeOutputs, afterInputsCopy,
                                            beforeInputsCopy, options.donated);
     if (!aliasing.empty())
@@ -220,12 +257,24 @@ Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOpti
   return verdict;
 }
 
-Status annotateFromExecution(Graph& graph, uint64_t seed) {
+} // namespace
+
+Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOptions& options) {
+  return verifyGraphs(before, nullptr, after, nullptr, options);
+}
+
+Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
+                       const VerifyOptions& options) {
+  return verifyGraphs(before.graph, &before, after.graph, &after, options);
+}
+
+Status annotateFromExecution(Graph& graph, uint64_t seed, AnnotationTime when) {
   Result<Inputs> inputs = detail::makeInputs(graph, seed, {});
   if (!inputs.ok())
     return inputs.error();
   std::vector<c10::IValue> values;
-  Result<std::vector<c10::IValue>> outputs = detail::execute(graph, *inputs, &values);
+  Result<std::vector<c10::IValue>> outputs =
+      detail::execute(graph, *inputs, &values, when == AnnotationTime::WhenMade);
   if (!outputs.ok())
     return outputs.error();
   Context& context = graph.context();

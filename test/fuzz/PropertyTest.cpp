@@ -62,7 +62,8 @@ void usage(FILE* out) {
       "--print writes the generated graphs (with their seed and donation) and runs nothing.\n"
       "--keep-going counts safe failures instead of stopping at the first (exit status 1).\n"
       "--keep-failures DIR writes the smallest failing graph of each kind, minimised, as\n"
-      "DIR/vllm-CLASS.fx or DIR/safe-CLASS.fx.\n"
+      "DIR/vllm-CLASS.fx or DIR/safe-CLASS.fx; with --keep-going also every safe failure, as\n"
+      "DIR/safe-seed-SEED.fx.\n"
       "--check re-verifies kept failures: FILE is vllm-CLASS.fx, its '# Donated placeholders:'\n"
       "and 'seed N' comments give the donation and inputs; the safe rewrite must verify and\n"
       "the vllm rewrite must fail with CLASS. Exit status 1 if one does not.\n",
@@ -381,12 +382,12 @@ std::string failureHeader(const Failure& failure, bool safeMode, size_t cls, std
 }
 
 void writeFailure(const std::string& dir, const Failure& failure, bool safeMode, size_t cls,
-                  unsigned trials) {
+                  unsigned trials, const std::string& stem = {}) {
   // Remark line numbers count the header, whose length does not depend on them.
   std::string header = failureHeader(failure, safeMode, cls, failure.text, trials);
   header = failureHeader(failure, safeMode, cls, header + failure.text, trials);
   std::filesystem::create_directories(dir);
-  std::string path = dir + "/" + fileStem(safeMode, cls) + ".fx";
+  std::string path = dir + "/" + (stem.empty() ? fileStem(safeMode, cls) : stem) + ".fx";
   std::ofstream out(path, std::ios::binary);
   out << header << failure.text;
   std::printf("wrote %s (%zu nodes, seed %llu)\n", path.c_str(), failure.nodes,
@@ -611,6 +612,7 @@ int main(int argc, char** argv) {
   Config config;
   config.graph.strippedGraphChance = 0.1;
   config.graph.inferredOffsetChance = 0.3;
+  config.graph.liveAnnotationChance = 0.2;
   if (!parseArguments(argc, argv, config)) {
     usage(stderr);
     return 2;
@@ -699,6 +701,15 @@ int main(int argc, char** argv) {
       totals.safe.add(seed, evaluation->nodes, *text, donated, outcome.safe);
       if (!config.keepGoing)
         break;
+      if (!config.keepDir.empty()) {
+        // Each safe failure of a --keep-going run, minimised, to sort by cause.
+        size_t cls = classify(outcome.safe);
+        Failure failure{seed, evaluation->nodes, evaluation->nodes, *text, donated, outcome.safe};
+        if (config.minimize)
+          failure = minimize(failure, true, cls, config.trials);
+        writeFailure(config.keepDir, failure, true, cls, config.trials,
+                     "safe-seed-" + std::to_string(seed));
+      }
     }
     if (!outcome.vllm.empty() &&
         totals.vllm.add(seed, evaluation->nodes, *text, donated, outcome.vllm) &&

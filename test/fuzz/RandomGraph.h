@@ -27,6 +27,10 @@ struct RandomGraphOptions {
   /// Share of graphs whose call nodes are printed as PyTorch prints them, without the `@OFFSET`
   /// suffix, so that the storage offsets of views must be inferred.
   double inferredOffsetChance = 0.0;
+  /// Share of graphs annotated with each tensor's final layout, as make_fx graphs print (their
+  /// meta["val"] is the live tensor, which later t_, resize_ or set_ change), instead of the
+  /// layout its node made.
+  double liveAnnotationChance = 0.0;
 };
 
 using Random = DeterministicRandom;

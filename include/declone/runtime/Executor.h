@@ -36,11 +36,21 @@ struct Verdict {
 /// without a kernel in this libtorch, an argument it cannot convert, mismatched signatures.
 [[nodiscard]] Result<Verdict> verify(const Graph& before, const Graph& after,
                                      const VerifyOptions& options);
+/// As above, for the graphs of two modules: calls of their nested subgraphs (invoke_subgraph,
+/// wrap) run the bodies each module holds.
+[[nodiscard]] Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
+                                     const VerifyOptions& options);
+
+/// Which layout annotateFromExecution writes for a tensor that an in-place metadata op (t_,
+/// resize_, set_, ...) changes after its node: the one its node made (what meta["tensor_meta"]
+/// records), or the final one (what make_fx's live meta["val"] shows when the graph is printed).
+enum class AnnotationTime { WhenMade, AtEnd };
 
 /// Executes `graph` once on random inputs and rewrites the annotation of every call node whose
 /// value is a tensor with what execution produced: dtype, sizes, strides, device ("cpu") and,
 /// when non-zero, the `@OFFSET` storage offset. For generators that need true annotations;
 /// the placeholders' sizes must be constant (they are what the inputs are made from).
-[[nodiscard]] Status annotateFromExecution(Graph& graph, uint64_t seed);
+[[nodiscard]] Status annotateFromExecution(Graph& graph, uint64_t seed,
+                                           AnnotationTime when = AnnotationTime::WhenMade);
 
 } // namespace declone::runtime

@@ -1,5 +1,6 @@
 # verify's errors: a graph that cannot run (an op with no kernel and no stand-in, a module
-# attribute) is exit 2 naming the node, never a verdict; so are bad usage and mismatched graphs.
+# attribute without a tensor annotation) is exit 2 naming the node, never a verdict; so are bad
+# usage and mismatched graphs.
 # RUN: %expect-exit 2 %declone verify %s %s 2>&1 | %FileCheck %s
 # CHECK: errors.fx:[[#@LINE+9]]: error: cannot execute foo: no kernel for mylib::foo in this libtorch
 # RUN: %expect-exit 2 %declone verify %s %S/Inputs/mamba-clone-dropped.fx 2>&1 | %FileCheck %s --check-prefix=INPUTS

@@ -1,0 +1,231 @@
+// Graph inputs for execution: random tensors that honour the annotated sizes, strides, storage
+// offsets and dtypes of placeholders and get_attr constants, and the symbols they use.
+#include "Execution.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <algorithm>
+#include <random>
+
+namespace declone::runtime::detail {
+
+at::ScalarType scalarType(DType dtype) {
+  switch (dtype) {
+  case DType::Bool:
+    return at::kBool;
+  case DType::UInt8:
+    return at::kByte;
+  case DType::Int8:
+    return at::kChar;
+  case DType::Int16:
+    return at::kShort;
+  case DType::Int32:
+    return at::kInt;
+  case DType::Int64:
+    return at::kLong;
+  case DType::Float16:
+    return at::kHalf;
+  case DType::BFloat16:
+    return at::kBFloat16;
+  case DType::Float32:
+    return at::kFloat;
+  case DType::Float64:
+    return at::kDouble;
+  case DType::Complex32:
+    return at::kComplexHalf;
+  case DType::Complex64:
+    return at::kComplexFloat;
+  case DType::Complex128:
+    return at::kComplexDouble;
+  default:
+    return at::ScalarType::Undefined;
+  }
+}
+
+namespace {
+
+/// FNV-1a: a hash of an attribute path that is the same in every process and build.
+uint64_t stableHash(std::string_view text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (char c : text)
+    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return hash;
+}
+
+/// A random tensor with the annotated dtype, sizes, strides and storage offset, viewed out of
+/// a 1-D base that holds exactly its extent.
+Result<InputValue> makeTensor(SymContext& sym, const Node* node,
+                              const std::unordered_map<std::string, int64_t>& symbols,
+                              at::Generator& generator) {
+  auto evaluate = [&](SymExpr expr) -> Result<int64_t> {
+    std::optional<int64_t> value = sym.evaluate(expr, symbols);
+    if (!value)
+      return Error{"cannot evaluate " + sym.print(expr) + " in the annotation of " +
+                       std::string(node->name()),
+                   node->line(), 0};
+    return *value;
+  };
+  const TensorType& tensor = *node->type().tensor;
+  at::ScalarType dtype = scalarType(tensor.dtype);
+  if (dtype == at::ScalarType::Undefined)
+    return Error{"dtype " + std::string(abbreviation(tensor.dtype)) + " of " +
+                     std::string(node->name()) + " cannot be made here",
+                 node->line(), 0};
+  std::vector<int64_t> sizes, strides;
+  for (SymExpr size : tensor.sizes) {
+    Result<int64_t> value = evaluate(size);
+    if (!value.ok())
+      return value.error();
+    sizes.push_back(*value);
+  }
+  if (tensor.strides) {
+    for (SymExpr stride : *tensor.strides) {
+      Result<int64_t> value = evaluate(stride);
+      if (!value.ok())
+        return value.error();
+      strides.push_back(*value);
+    }
+  } else {
+    c10::DimVector contiguous = c10::contiguous_strides(sizes);
+    strides.assign(contiguous.begin(), contiguous.end());
+  }
+  int64_t offset = 0;
+  if (tensor.storageOffset) {
+    Result<int64_t> value = evaluate(*tensor.storageOffset);
+    if (!value.ok())
+      return value.error();
+    offset = *value;
+  }
+  int64_t extent = offset + 1;
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    empty = empty || sizes[i] == 0;
+    extent += (sizes[i] - 1) * strides[i];
+  }
+  if (empty)
+    extent = offset;
+  at::TensorOptions options = at::TensorOptions().dtype(dtype);
+  at::Tensor base;
+  if (at::isComplexType(dtype))
+    // Both parts random: a conjugation that is lost must change the values.
+    base = at::view_as_complex(at::randn({extent, 2}, generator, options.dtype(at::kDouble)))
+               .to(dtype);
+  else if (at::isFloatingType(dtype))
+    base = at::randn({extent}, generator, options.dtype(at::kDouble)).to(dtype);
+  else if (dtype == at::kBool)
+    base = at::randint(0, 2, {extent}, generator, options);
+  else
+    base = at::randint(0, 16, {extent}, generator, options);
+  InputValue input;
+  input.base = base;
+  input.value = base.as_strided(sizes, strides, offset);
+  return input;
+}
+
+} // namespace
+
+Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
+                          const std::unordered_map<std::string, int64_t>& hints) {
+  Inputs inputs;
+  SymContext& sym = graph.context().sym();
+  std::mt19937_64 random(seed * 0x9E3779B97F4A7C15ull + 1);
+  std::vector<Node*> placeholders = graph.placeholders();
+  // Bind the symbols: hints, then small random sizes (PyTorch specializes 0 and 1).
+  std::vector<std::string> names;
+  for (const Node* node : placeholders) {
+    const TypeAnnotation& type = node->type();
+    if (type.kind == TypeAnnotation::Kind::Sym)
+      sym.collectSymbols(type.sym, names);
+    if (type.kind == TypeAnnotation::Kind::Tensor) {
+      for (SymExpr size : type.tensor->sizes)
+        sym.collectSymbols(size, names);
+      if (type.tensor->strides)
+        for (SymExpr stride : *type.tensor->strides)
+          sym.collectSymbols(stride, names);
+      if (type.tensor->storageOffset)
+        sym.collectSymbols(*type.tensor->storageOffset, names);
+    }
+  }
+  for (const std::string& name : names) {
+    if (inputs.symbols.count(name))
+      continue;
+    auto hint = hints.find(name);
+    inputs.symbols[name] = hint != hints.end() ? hint->second : 2 + int64_t(random() % 7);
+  }
+  at::Generator generator = at::detail::createCPUGenerator(seed);
+  for (const Node* node : placeholders) {
+    const TypeAnnotation& type = node->type();
+    if (type.kind == TypeAnnotation::Kind::Sym) {
+      std::optional<int64_t> value = sym.evaluate(type.sym, inputs.symbols);
+      if (!value)
+        return Error{"cannot evaluate " + sym.print(type.sym) + " in the annotation of " +
+                         std::string(node->name()),
+                     node->line(), 0};
+      InputValue input;
+      input.value = *value;
+      inputs.values.push_back(std::move(input));
+      continue;
+    }
+    if (type.kind != TypeAnnotation::Kind::Tensor)
+      return Error{"placeholder " + std::string(node->name()) +
+                       " needs a tensor or Sym annotation to make an input",
+                   node->line(), 0};
+    Result<InputValue> input = makeTensor(sym, node, inputs.symbols, generator);
+    if (!input.ok())
+      return input.error();
+    inputs.values.push_back(std::move(input).value());
+  }
+  Status attributes = addAttributes(graph, seed, inputs);
+  if (!attributes.ok())
+    return attributes.error();
+  return inputs;
+}
+
+Status addAttributes(const Graph& graph, uint64_t seed, Inputs& inputs) {
+  SymContext& sym = graph.context().sym();
+  for (const Node* node : graph) {
+    if (node->kind() != Node::Kind::GetAttr || inputs.attributes.count(node->attribute()))
+      continue;
+    // The body of a higher-order op (invoke_subgraph, wrap) is a nested class, not a value.
+    std::vector<Node*> users = node->users();
+    if (node->type().kind != TypeAnnotation::Kind::Tensor && !users.empty() &&
+        std::all_of(users.begin(), users.end(), [](const Node* user) {
+          return user->isCall() && user->target()->isHigherOrder();
+        }))
+      continue;
+    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+      return Error{"get_attr " + std::string(node->name()) + " (self." +
+                       std::string(node->attribute()) +
+                       ") needs a tensor annotation to make its value",
+                   node->line(), 0};
+    at::Generator generator = at::detail::createCPUGenerator(seed * 0x9E3779B97F4A7C15ull ^
+                                                             stableHash(node->attribute()));
+    Result<InputValue> value = makeTensor(sym, node, inputs.symbols, generator);
+    if (!value.ok())
+      return value.error();
+    inputs.attributes.emplace(std::string(node->attribute()), std::move(value).value());
+  }
+  return ok();
+}
+
+Inputs copyInputs(const Inputs& inputs) {
+  auto copyOf = [](const InputValue& input) {
+    InputValue value;
+    if (!input.base.defined()) {
+      value.value = input.value;
+    } else {
+      value.base = input.base.clone();
+      const at::Tensor& tensor = input.value.toTensor();
+      value.value =
+          value.base.as_strided(tensor.sizes(), tensor.strides(), tensor.storage_offset());
+    }
+    return value;
+  };
+  Inputs copy;
+  copy.symbols = inputs.symbols;
+  for (const InputValue& input : inputs.values)
+    copy.values.push_back(copyOf(input));
+  for (const auto& [path, attribute] : inputs.attributes)
+    copy.attributes.emplace(path, copyOf(attribute));
+  return copy;
+}
+} // namespace declone::runtime::detail
