@@ -2,6 +2,7 @@
 #include "declone/analysis/Effects.h"
 
 #include "declone/analysis/EffectOverrides.h"
+#include "declone/analysis/Overloads.h"
 #include "declone/analysis/SubgraphEffects.h"
 
 #include <algorithm>
@@ -164,6 +165,11 @@ void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
   }
 }
 
+/// The effects the schema of one overload declares, with the rules of metadata (no overrides).
+TargetEffects declaredSchemaEffects(const OpSchema& op);
+/// The effects of calls of a packet or a Tensor method (Action::Overloaded), or unknown.
+TargetEffects overloadedEffects(const Target& target, const SchemaRegistry& schemas);
+
 } // namespace
 
 std::optional<FunctionalizedOutputs> functionalizedOutputs(const Node* node,
@@ -229,7 +235,6 @@ bool isFunctionalHigherOrder(const Target& target) {
 
 TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schemas) {
   using Action = TargetEffects::Action;
-  using Return = TargetEffects::Return;
   TargetEffects plan;
   switch (target.kind) {
   case Target::Kind::Op: {
@@ -241,55 +246,14 @@ TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schema
       plan.reason = "higher-order op " + std::string(target.opName) + " has no effect model";
       return plan;
     }
+    if (target.overload.empty()) // a packet: `torch.ops.aten.add_(x, y)`
+      return overloadedEffects(target, schemas);
     const OpSchema* schema = schemas.lookup(target.opNamespace, target.opName, target.overload);
     if (!schema) {
       plan.reason = "no schema for " + schemaName(target);
       return plan;
     }
-    if (named(*schema, "aten", "set_data")) {
-      // self takes new_data's storage and layout, and nothing is returned to tie them by.
-      plan.reason = "set_data gives its self another tensor's storage";
-      return plan;
-    }
-    if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
-      plan.reason = "wildcard alias annotation in " + schemaName(target);
-      return plan;
-    }
-    plan.action = Action::Schema;
-    plan.schema = schema;
-    plan.argumentFlags.resize(schema->arguments.size());
-    for (size_t i = 0; i < schema->arguments.size(); ++i) {
-      if (schema->writesArgument(i)) {
-        plan.argumentFlags[i] = TargetEffects::kWrite;
-      } else if (isViewArgument(*schema, i)) {
-        plan.argumentFlags[i] = TargetEffects::kView;
-      }
-    }
-    if (schema->isVarret) { // any number of values, each of which may alias any argument
-      plan.shape = TargetEffects::Shape::List;
-      plan.returns.assign(1, Return{Return::Kind::Unknown});
-      return plan;
-    }
-    if (schema->returns.size() == 1)
-      plan.shape =
-          schema->returns[0].type.isList() ? TargetEffects::Shape::List : TargetEffects::Shape::One;
-    else
-      plan.shape = TargetEffects::Shape::Tuple;
-    plan.returns.resize(schema->returns.size());
-    for (size_t i = 0; i < schema->returns.size(); ++i) {
-      Return& ret = plan.returns[i];
-      if (!schema->returns[i].isTensorLike()) {
-        ret.kind = Return::Kind::NotTensor;
-      } else if (schema->returnIsFresh(i)) {
-        ret.kind = Return::Kind::Fresh;
-      } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
-        ret.kind = Return::Kind::AliasesArgument;
-        ret.argument = static_cast<uint32_t>(*argument);
-        plan.bindsArguments = true;
-      }
-    }
-    applyMetadataRules(*schema, plan);
-    return plan;
+    return declaredSchemaEffects(*schema);
   }
   case Target::Kind::Function:
     if (target.isOperator("getitem")) {
@@ -300,8 +264,7 @@ TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schema
     plan.reason = "Python function " + std::string(target.qualifiedName) + " with tensor arguments";
     return plan;
   case Target::Kind::Method:
-    plan.reason = "method call ." + std::string(target.qualifiedName) + "()";
-    return plan;
+    return overloadedEffects(target, schemas);
   case Target::Kind::Module:
     plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
     return plan;
@@ -309,8 +272,83 @@ TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schema
   return plan;
 }
 
-TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
-  TargetEffects plan = declaredEffects(target, schemas);
+namespace {
+
+TargetEffects declaredSchemaEffects(const OpSchema& op) {
+  using Action = TargetEffects::Action;
+  using Return = TargetEffects::Return;
+  TargetEffects plan;
+  const OpSchema* schema = &op;
+  plan.schema = schema; // kept with unknown effects too, for binding an overload's arguments
+  if (named(*schema, "aten", "set_data")) {
+    // self takes new_data's storage and layout, and nothing is returned to tie them by.
+    plan.reason = "set_data gives its self another tensor's storage";
+    return plan;
+  }
+  if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
+    plan.reason = "wildcard alias annotation in " + schema->fullName();
+    return plan;
+  }
+  plan.action = Action::Schema;
+  plan.argumentFlags.resize(schema->arguments.size());
+  for (size_t i = 0; i < schema->arguments.size(); ++i) {
+    if (schema->writesArgument(i)) {
+      plan.argumentFlags[i] = TargetEffects::kWrite;
+    } else if (isViewArgument(*schema, i)) {
+      plan.argumentFlags[i] = TargetEffects::kView;
+    }
+  }
+  if (schema->isVarret) { // any number of values, each of which may alias any argument
+    plan.shape = TargetEffects::Shape::List;
+    plan.returns.assign(1, Return{Return::Kind::Unknown});
+    return plan;
+  }
+  if (schema->returns.size() == 1)
+    plan.shape =
+        schema->returns[0].type.isList() ? TargetEffects::Shape::List : TargetEffects::Shape::One;
+  else
+    plan.shape = TargetEffects::Shape::Tuple;
+  plan.returns.resize(schema->returns.size());
+  for (size_t i = 0; i < schema->returns.size(); ++i) {
+    Return& ret = plan.returns[i];
+    if (!schema->returns[i].isTensorLike()) {
+      ret.kind = Return::Kind::NotTensor;
+    } else if (schema->returnIsFresh(i)) {
+      ret.kind = Return::Kind::Fresh;
+    } else if (std::optional<size_t> argument = schema->returnAliasesArgument(i)) {
+      ret.kind = Return::Kind::AliasesArgument;
+      ret.argument = static_cast<uint32_t>(*argument);
+      plan.bindsArguments = true;
+    }
+  }
+  applyMetadataRules(*schema, plan);
+  return plan;
+}
+
+TargetEffects overloadedEffects(const Target& target, const SchemaRegistry& schemas) {
+  TargetEffects plan;
+  bool method = target.kind == Target::Kind::Method;
+  std::string_view name = method ? target.qualifiedName : target.opName;
+  std::vector<const OpSchema*> overloads = overloadsOf(target, schemas);
+  if (overloads.empty()) {
+    plan.reason = method ? "method call ." + std::string(name) + "() is no aten op's method"
+                         : "no schema for " + schemaName(target);
+    return plan;
+  }
+  for (const OpSchema* schema : overloads)
+    plan.overloads.push_back(declaredSchemaEffects(*schema));
+  plan.action = TargetEffects::Action::Overloaded;
+  return plan;
+}
+
+/// `plan` corrected by the override table. An entry that does not fit the schema (a newer or
+/// older schema of the op) leaves the effects unknown.
+TargetEffects withOverrides(TargetEffects plan) {
+  if (plan.action == TargetEffects::Action::Overloaded) {
+    for (TargetEffects& overload : plan.overloads)
+      overload = withOverrides(std::move(overload));
+    return plan;
+  }
   if (plan.action != TargetEffects::Action::Schema)
     return plan;
   // The table is keyed by the overload as the schema names it; the schema, not the target,
@@ -319,11 +357,18 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
   for (const EffectOverride* entry : effectOverridesOf(name))
     if (!applyOverride(*entry, plan)) {
       TargetEffects unknown;
+      unknown.schema = plan.schema;
       unknown.reason = "the effect override '" + entry->correction() + "' does not fit " +
                        plan.schema->toString();
       return unknown;
     }
   return plan;
+}
+
+} // namespace
+
+TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
+  return withOverrides(declaredEffects(target, schemas));
 }
 
 size_t EffectAnalysis::countReferences(const Graph& graph) {
@@ -355,7 +400,14 @@ private:
   };
 
   void analyzeCall(const Node* node, Scratch& effects);
-  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
+  void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects) {
+    analyzeOpCall(node, plan, node->args(), node->kwargs(), effects);
+  }
+  /// As above, with the call's arguments as the plan's overload takes them.
+  void analyzeOpCall(const Node* node, const TargetEffects& plan, std::span<const Arg> args,
+                     std::span<const KwArg> kwargs, Scratch& effects);
+  /// Action::Overloaded: the union of the effects of the overloads that can take the call.
+  void analyzeOverloadedCall(const Node* node, const TargetEffects& plan, Scratch& effects);
   void analyzeFunctionalHigherOrder(const Node* node, Scratch& effects);
   /// A call of a nested subgraph whose summary is known; false when it is not such a call.
   bool analyzeSubgraphCall(const Node* node, Scratch& effects);
@@ -373,6 +425,8 @@ private:
   const Target* lastTarget_ = nullptr;
   const TargetEffects* lastPlan_ = nullptr;
   std::vector<const Arg*> bound_; ///< analyzeOpCall's argument binding, reused
+  std::vector<Arg> overloadArgs_; ///< bindOverload's storage, reused
+  Scratch overloadScratch_;       ///< one overload's effects, reused
 };
 
 void EffectAnalysis::Builder::build(const Graph& graph, size_t references) {
@@ -576,6 +630,8 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
     return makeUnknown(node, effects, plan.reason);
   case TargetEffects::Action::Schema:
     return analyzeOpCall(node, plan, effects);
+  case TargetEffects::Action::Overloaded:
+    return analyzeOverloadedCall(node, plan, effects);
   case TargetEffects::Action::GetItem:
     return analyzeGetItem(node, effects);
   case TargetEffects::Action::Function: {
@@ -590,6 +646,64 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
     return;
   }
   }
+}
+
+void EffectAnalysis::Builder::analyzeOverloadedCall(const Node* node, const TargetEffects& plan,
+                                                    Scratch& effects) {
+  // PyTorch runs the first overload (in its registration order, which schemas do not keep)
+  // that takes the arguments. Any of those that can take them may be it: the call reads and
+  // writes what any of them does, and a result that they relate differently may alias any
+  // argument.
+  const Target& target = *node->target();
+  bool first = true;
+  for (const TargetEffects& overload : plan.overloads) {
+    std::optional<BoundOverload> bound =
+        bindOverload(*overload.schema, *node, overloadArgs_, [&](const Node* value) {
+          // One tensor: a container of tensors (a multi-output node) may be a list.
+          return result_.isTensor(value) && !result_.hasOutputs(value) &&
+                 result_.result(value).kind != OutputAlias::Kind::Unknown;
+        });
+    if (!bound)
+      continue;
+    if (overload.action != TargetEffects::Action::Schema)
+      return makeUnknown(node, effects, overload.reason);
+    Scratch& one = first ? effects : overloadScratch_;
+    if (!first) {
+      one.known = true;
+      one.accesses.clear();
+      one.result = {};
+      one.outputs.clear();
+      one.listOutput = false;
+    }
+    analyzeOpCall(node, overload, bound->args, bound->kwargs, one);
+    if (!one.known) {
+      if (!first)
+        effects = std::move(one);
+      return;
+    }
+    if (first) {
+      first = false;
+      continue;
+    }
+    for (const NodeEffects::Access& access : one.accesses)
+      addAccess(effects, access.value(), access.write());
+    auto same = [](const OutputAlias& a, const OutputAlias& b) {
+      return a.kind == b.kind && a.input == b.input;
+    };
+    if (!same(effects.result, one.result))
+      effects.result = {OutputAlias::Kind::Unknown, nullptr};
+    if (effects.listOutput != one.listOutput || effects.outputs.size() != one.outputs.size())
+      return makeUnknownOwned(node, effects,
+                              "the overloads of " + std::string(target.qualifiedName) +
+                                  " that take these arguments return different structures");
+    for (size_t i = 0; i < effects.outputs.size(); ++i)
+      if (!same(effects.outputs[i], one.outputs[i]))
+        effects.outputs[i] = {OutputAlias::Kind::Unknown, nullptr};
+  }
+  if (first)
+    makeUnknownOwned(node, effects,
+                     "no overload of " + plan.overloads.front().schema->qualifiedName() +
+                         " takes these arguments");
 }
 
 void EffectAnalysis::Builder::analyzeFunctionalHigherOrder(const Node* node, Scratch& effects) {
@@ -640,7 +754,8 @@ void EffectAnalysis::Builder::analyzeFunctionalHigherOrder(const Node* node, Scr
 }
 
 void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffects& plan,
-                                            Scratch& effects) {
+                                            std::span<const Arg> args,
+                                            std::span<const KwArg> kwargs, Scratch& effects) {
   const OpSchema& schema = *plan.schema;
   // Which node fills each schema argument, for resolving return aliases (only returns that
   // alias an argument ask, so most ops skip it).
@@ -652,9 +767,12 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
   bool conditionFalse = false;
   if (plan.writeCondition) {
     const SchemaArgument& parameter = schema.arguments[*plan.writeCondition];
-    const Arg* condition = *plan.writeCondition < node->args().size()
-                               ? &node->args()[*plan.writeCondition]
-                               : node->kwarg(parameter.name);
+    const Arg* condition = nullptr;
+    if (*plan.writeCondition < args.size())
+      condition = &args[*plan.writeCondition];
+    for (const KwArg& kwarg : kwargs)
+      if (kwarg.name == parameter.name)
+        condition = &kwarg.value;
     conditionFalse = condition ? condition->kind == ArgKind::Bool && !condition->boolean
                                : parameter.defaultValue == "False";
   }
@@ -680,14 +798,13 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
             {node, input, (flags & TargetEffects::kChangesLayout) == 0});
     });
   };
-  std::span<const Arg> args = node->args();
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= schema.arguments.size() && !schema.isVararg)
       return makeUnknownOwned(
           node, effects, "more arguments than the schema of " + schema.fullName() + " declares");
     bind(args[i], i < schema.arguments.size() ? std::optional<size_t>(i) : std::nullopt);
   }
-  for (const KwArg& kwarg : node->kwargs()) {
+  for (const KwArg& kwarg : kwargs) {
     std::optional<size_t> index = schema.argumentIndex(kwarg.name);
     if (!index)
       return makeUnknownOwned(node, effects,

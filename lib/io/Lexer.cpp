@@ -178,6 +178,12 @@ Token Lexer::lexNumber(size_t start) {
         ++pos_;
     }
   }
+  // Python's imaginary literals (`2j`), which complex numbers' repr() is made of.
+  if (pos_ < source_.size() && (source_[pos_] == 'j' || source_[pos_] == 'J') &&
+      (pos_ + 1 >= source_.size() || !isNameChar(source_[pos_ + 1]))) {
+    ++pos_;
+    return make(Tok::Imaginary, start);
+  }
   if (pos_ < source_.size() && isNameChar(source_[pos_])) {
     while (pos_ < source_.size() && isNameChar(source_[pos_]))
       ++pos_;

@@ -37,6 +37,7 @@ enum class Tok : uint8_t {
   Identifier,
   Integer,
   Float,
+  Imaginary, ///< a number with a `j` suffix: `2j`, `1e-07j`
   String,
   Comment, ///< `# ...` (text excludes the newline)
   LParen,

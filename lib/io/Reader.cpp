@@ -288,10 +288,12 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
   auto makePlaceholders = [&]() -> bool {
     placeholdersMade = true;
     for (const Parameter& parameter : parameters) {
-      if (names_.find(parameter.name))
-        return fail("duplicate parameter '" + std::string(parameter.name) + "'", parameter.line,
+      std::string_view name = parameter.nodeName.empty() ? parameter.name : parameter.nodeName;
+      if (names_.find(name))
+        return fail("duplicate parameter '" + std::string(name) + "'", parameter.line,
                     parameter.column);
-      Node* node = graph.createPlaceholder(parameter.name, parameter.type, parameter.defaultValue);
+      Node* node =
+          graph.createPlaceholder(name, parameter.type, parameter.defaultValue, parameter.name);
       node->setLine(parameter.line);
       graph.setTrailingComment(node, parameter.comment);
       names_.insert(node);
@@ -321,6 +323,10 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
     }
     if (!is(Tok::Identifier))
       return failExpected("a statement");
+    if (!placeholdersMade && !sawStub && readRebinding(parameters))
+      continue;
+    if (error_)
+      return false;
     // Pytree calling convention: a stub line and a flatten line before the first node.
     if (!placeholdersMade && graph.empty()) {
       advance();
@@ -369,6 +375,43 @@ void Reader::detectFreeConvention(Graph& graph) {
     unused += node->isCall() || node->kind() == Node::Kind::GetAttr ? !node->hasUses() : 0;
   graph.format().freeUnusedNodes = unused == 0 || !selfFreed_.empty();
   selfFreed_.clear();
+}
+
+bool Reader::readRebinding(std::vector<Parameter>& parameters) {
+  // FX prints a placeholder whose name is not its target (Dynamo's `l_x_` for `L_x_`) with the
+  // target in the signature and `l_x_ = L_x_` first in the body. Only a line of exactly these
+  // three tokens is one; anything else is read again as a statement.
+  Token lhs = cur_;
+  if (lexer_.peek().kind != Tok::Assign)
+    return false;
+  Lexer saved = lexer_;
+  Token savedCur = cur_;
+  size_t savedPrevEnd = prevEnd_;
+  auto restore = [&] {
+    lexer_ = saved;
+    cur_ = savedCur;
+    prevEnd_ = savedPrevEnd;
+    return false;
+  };
+  advance();
+  advance();
+  if (!is(Tok::Identifier) || !commentsBefore_.empty())
+    return restore();
+  Token rhs = cur_;
+  advance();
+  if ((!is(Tok::Newline) && !is(Tok::End)) || !commentsBefore_.empty())
+    return restore();
+  auto parameter = std::find_if(parameters.begin(), parameters.end(),
+                                [&](const Parameter& p) { return p.name == rhs.text; });
+  if (parameter == parameters.end() || lhs.text == rhs.text)
+    return restore();
+  if (!parameter->nodeName.empty())
+    return fail("parameter '" + std::string(rhs.text) + "' is bound twice", lhs);
+  for (const Parameter& other : parameters)
+    if (other.name == lhs.text || other.nodeName == lhs.text)
+      return fail("redefinition of '" + std::string(lhs.text) + "'", lhs);
+  parameter->nodeName = lhs.text;
+  return finishStatement(nullptr);
 }
 
 bool Reader::readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs) {

@@ -36,6 +36,9 @@ struct Line {
 /// A parameter of `def forward(self, ...)`, before we know whether it is a placeholder.
 struct Parameter {
   std::string_view name;
+  /// The placeholder node's name when a first statement `l_x_ = L_x_` rebinds the parameter
+  /// (Dynamo's graphs); empty when the node is called as the parameter.
+  std::string_view nodeName;
   const TypeAnnotation* type = nullptr;
   const Arg* defaultValue = nullptr;
   std::string_view comment;
@@ -143,6 +146,9 @@ private:
   bool readForward(const Line& line, GraphModule& module);
   bool readSignature(Graph& graph, std::vector<Parameter>& parameters);
   bool readBody(Graph& graph, const Line& defLine, std::vector<Parameter>& parameters);
+  /// A statement `NODE = PARAMETER` before the first node, which names the placeholder of a
+  /// parameter; false (and no error) if the current line is not one.
+  bool readRebinding(std::vector<Parameter>& parameters);
   bool readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
   bool readFlattenLine(Graph& graph,
                        const std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
@@ -163,8 +169,8 @@ private:
   static constexpr unsigned kFastMaxDepth = 16;
 
   // --- Values ---------------------------------------------------------------------------
-  /// A name written alone as a value: None, True, False, inf, nan or a node. False (and no
-  /// error) for an undefined name.
+  /// A name written alone as a value: None, True, False, inf, nan, infj, nanj, Ellipsis or a node.
+  /// False (and no error) for an undefined name.
   bool plainNameValue(std::string_view name, Arg& out);
   /// The node called `name` as a value; false (and no error) if there is none.
   bool nodeValue(std::string_view name, Arg& out) {
@@ -177,6 +183,8 @@ private:
   /// A `torch.MEMBER` name written as a value (not called).
   void torchNameValue(std::string_view dotted, Arg& out);
   bool readValue(Arg& out, unsigned depth);
+  /// A complex literal at the current token (complexLiteralLength says there is one).
+  bool readComplexLiteral(Arg& out);
   bool readNameValue(Arg& out, unsigned depth);
   bool readSequence(Arg& out, Tok close, ArgKind kind, unsigned depth);
   bool readCallArgs(std::span<Arg>& args, std::span<KwArg>& kwargs, unsigned depth);
@@ -229,25 +237,41 @@ private:
 };
 
 inline bool Reader::plainNameValue(std::string_view name, Arg& out) {
-  // Node names are the common case: one length test skips the five literal compares for most.
-  if (name.size() < 3 || name.size() > 5)
-    return nodeValue(name, out);
-  if (name == "None") {
-    out.kind = ArgKind::None;
+  // Node names are the common case: the length picks the few literals a name may be.
+  auto literal = [&](ArgKind kind) {
+    out.kind = kind;
     out.setText(name);
     return true;
-  }
-  if (name == "True" || name == "False") {
-    out.kind = ArgKind::Bool;
-    out.boolean = name == "True";
-    out.setText(name);
-    return true;
-  }
-  if (name == "inf" || name == "nan") {
-    out.kind = ArgKind::Float;
-    out.real = name == "inf" ? HUGE_VAL : NAN;
-    out.setText(name);
-    return true;
+  };
+  switch (name.size()) {
+  case 3:
+    if (name == "inf" || name == "nan") {
+      out.real = name == "inf" ? HUGE_VAL : NAN;
+      return literal(ArgKind::Float);
+    }
+    break;
+  case 4:
+    if (name == "None")
+      return literal(ArgKind::None);
+    if (name == "True") {
+      out.boolean = true;
+      return literal(ArgKind::Bool);
+    }
+    if (name == "infj" || name == "nanj") // complex literals with no real part
+      return literal(ArgKind::Complex);
+    break;
+  case 5:
+    if (name == "False") {
+      out.boolean = false;
+      return literal(ArgKind::Bool);
+    }
+    break;
+  case 8:
+    if (name == "Ellipsis") // repr(...), in index tuples: `x[(Ellipsis, 0)]`
+      return literal(ArgKind::Ellipsis);
+    break;
+  default:
+    break;
   }
   return nodeValue(name, out);
 }

@@ -435,13 +435,19 @@ bool Reader::readValue(Arg& out, unsigned depth) {
     return true;
   case Tok::LBracket:
     return readSequence(out, Tok::RBracket, ArgKind::List, depth);
+  case Tok::Imaginary:
+    return readComplexLiteral(out);
   case Tok::LParen:
+    if (complexLiteralLength(source_.substr(start)) != 0)
+      return readComplexLiteral(out);
     return readSequence(out, Tok::RParen, ArgKind::Tuple, depth);
   case Tok::LBrace:
     return readSequence(out, Tok::RBrace, ArgKind::Dict, depth);
   case Tok::Identifier:
     return readNameValue(out, depth);
   case Tok::Operator:
+    if (cur_.text == "-" && complexLiteralLength(source_.substr(start)) != 0)
+      return readComplexLiteral(out); // `-2j`, as repr() writes complex(0, -2)
     if (cur_.text == "-" || cur_.text == "+") {
       bool negative = cur_.text == "-";
       advance();
@@ -474,6 +480,21 @@ bool Reader::readValue(Arg& out, unsigned depth) {
   default:
     return failExpected("a value");
   }
+}
+
+bool Reader::readComplexLiteral(Arg& out) {
+  // The literal's tokens (a parenthesis, numbers, a sign, an imaginary number) are passed over;
+  // the value is the text, which complexLiteralLength has checked.
+  size_t start = cur_.offset;
+  size_t end = start + complexLiteralLength(source_.substr(start));
+  while (cur_.offset < end) {
+    if (is(Tok::Error) || is(Tok::End))
+      return failExpected("a complex number");
+    advance();
+  }
+  out.kind = ArgKind::Complex;
+  out.setText(source_.substr(start, end - start));
+  return true;
 }
 
 void Reader::torchNameValue(std::string_view dotted, Arg& out) {

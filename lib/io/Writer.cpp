@@ -530,7 +530,7 @@ void Writer::call(const Node& node) {
 }
 
 void Writer::placeholder(const Node& node) {
-  put(node.name());
+  put(node.parameterName());
   annotation(node.type());
   if (node.defaultValue()) {
     put(" = ");
@@ -629,6 +629,16 @@ void Writer::graph(const Graph& graph) {
     put(", = fx_pytree.tree_flatten_spec(");
     put(format.pytreeInSpec);
     put(")\n");
+  }
+  // FX binds a placeholder called otherwise than its parameter first thing: `l_x_ = L_x_`.
+  for (const Node* node : placeholders) {
+    if (node->parameterName() == node->name())
+      continue;
+    put(format.bodyIndent);
+    put(node->name());
+    put(" = ");
+    put(node->parameterName());
+    put('\n');
   }
 
   // Annotations are shared between nodes spelled alike, so a large graph's are scattered over

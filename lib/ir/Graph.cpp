@@ -115,7 +115,7 @@ Node* Graph::newNode(Node::Kind kind, std::string_view name, Node* before) {
 }
 
 Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation* type,
-                               const Arg* defaultValue) {
+                               const Arg* defaultValue, std::string_view parameter) {
   // Placeholders stay ahead of every other node, as in FX. Readers add them first, so the
   // usual case appends; walking from the front each time would be quadratic in the number of
   // placeholders (a model's parameters).
@@ -129,6 +129,8 @@ Node* Graph::createPlaceholder(std::string_view name, const TypeAnnotation* type
   node->setType(type);
   if (defaultValue)
     extras(node).defaultValue = defaultValue;
+  if (!parameter.empty() && parameter != name)
+    extras(node).attribute = context_->save(parameter);
   return node;
 }
 

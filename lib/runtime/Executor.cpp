@@ -4,6 +4,7 @@
 #include "declone/runtime/Executor.h"
 
 #include "Execution.h"
+#include "declone/analysis/Overloads.h"
 
 #include <ATen/TensorIndexing.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -73,6 +74,10 @@ private:
   Result<c10::IValue> regenerateView(const std::string& prefix, std::span<const at::Tensor> bases);
   Result<std::vector<int64_t>> intList(const Arg& arg);
   Status runFunction(const Node* node, c10::IValue& result);
+  /// A packet call or a Tensor method: the first overload that takes the arguments and runs.
+  Status runOverloaded(const Node* node, c10::IValue& result);
+  /// The values of the nodes `bound` passes are of the kinds `schema` takes.
+  [[nodiscard]] bool valuesFit(const OpSchema& schema, const BoundOverload& bound) const;
   Status runGetItem(const Node* node, c10::IValue& result);
   Result<at::indexing::TensorIndex> tensorIndex(const Node* node, const Arg& index);
   Status runMetadataQuery(const Node* node, const Target& target, c10::IValue& result);
@@ -115,12 +120,21 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
     type = type->castRaw<c10::OptionalType>()->getElementType();
   }
   c10::TypeKind kind = type ? type->kind() : c10::TypeKind::AnyType;
+  std::optional<c10::complex<double>> complex;
+  if (arg.kind == ArgKind::Complex) {
+    std::optional<std::complex<double>> value = parseComplexLiteral(arg.text());
+    if (!value)
+      return fail(current_, "malformed complex literal '" + std::string(arg.text()) + "'");
+    complex = c10::complex<double>(value->real(), value->imag());
+  }
   if (kind == c10::TypeKind::TensorType &&
-      (arg.kind == ArgKind::Int || arg.kind == ArgKind::Float || arg.kind == ArgKind::Bool)) {
+      (arg.kind == ArgKind::Int || arg.kind == ArgKind::Float || arg.kind == ArgKind::Bool ||
+       complex)) {
     // Python passes `x.add_(1)` as a wrapped-number tensor, which type promotion treats like
     // a scalar.
     at::Scalar scalar = arg.kind == ArgKind::Int     ? at::Scalar(arg.integer)
                         : arg.kind == ArgKind::Float ? at::Scalar(arg.real)
+                        : complex                    ? at::Scalar(*complex)
                                                      : at::Scalar(arg.boolean);
     at::Tensor wrapped = at::scalar_tensor(scalar, at::TensorOptions().dtype(scalar.type()));
     wrapped.unsafeGetTensorImpl()->set_wrapped_number(true);
@@ -137,6 +151,8 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
     return c10::IValue(arg.integer);
   case ArgKind::Float:
     return c10::IValue(arg.real);
+  case ArgKind::Complex:
+    return c10::IValue(*complex);
   case ArgKind::String:
     return c10::IValue(decodeString(arg.text()));
   case ArgKind::Node: {
@@ -696,12 +712,66 @@ Status Executor::runSubgraph(const Node* node, size_t firstOperand, c10::IValue&
   return ok();
 }
 
+bool Executor::valuesFit(const OpSchema& schema, const BoundOverload& bound) const {
+  // bindOverload takes a node for any parameter; at run time the node's value is known. A
+  // tensor goes only where a tensor may, and a number only where a tensor may not (nodes of
+  // numbers are SymInts, which FX passes to int parameters).
+  auto fits = [&](const Arg& value, size_t index) {
+    if (!value.isNode() || index >= schema.arguments.size())
+      return true;
+    const SchemaType& type = schema.arguments[index].type;
+    bool anything = type.element == "t" || type.element == "Any";
+    bool tensor = values_[value.node()->order()].isTensor();
+    return anything || tensor == type.isTensorLike();
+  };
+  for (size_t i = 0; i < bound.args.size(); ++i)
+    if (!fits(bound.args[i], i))
+      return false;
+  for (const KwArg& kwarg : bound.kwargs)
+    if (std::optional<size_t> index = schema.argumentIndex(kwarg.name))
+      if (!fits(kwarg.value, *index))
+        return false;
+  return true;
+}
+
+Status Executor::runOverloaded(const Node* node, c10::IValue& result) {
+  const Target& target = *node->target();
+  std::vector<Arg> storage;
+  std::optional<Error> firstError;
+  for (const OpSchema* schema : overloadsOf(target, SchemaRegistry::builtin())) {
+    std::optional<BoundOverload> bound =
+        bindOverload(*schema, *node, storage,
+                     [&](const Node* value) { return values_[value->order()].isTensor(); });
+    if (!bound || !valuesFit(*schema, *bound))
+      continue;
+    std::string spelling = "torch.ops." + schema->opNamespace + "." + schema->name + "." +
+                           (schema->overload.empty() ? "default" : schema->overload);
+    const Target* overload = graph_.context().target(Target::Kind::Op, spelling);
+    Status status = runOp(node, *overload, bound->args, bound->kwargs, result);
+    if (status.ok())
+      return status;
+    if (!firstError)
+      firstError = status.error();
+  }
+  if (firstError)
+    return *firstError;
+  return fail(node,
+              "no overload of " + std::string(target.qualifiedName) + " takes these arguments");
+}
+
 Status Executor::runCall(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.kind == Target::Kind::Function)
     return runFunction(node, result);
+  if (target.kind == Target::Kind::Op && target.opNamespace == "aten" &&
+      (target.opName == "sym_size" || target.opName == "sym_stride" ||
+       target.opName == "sym_numel" || target.opName == "sym_storage_offset"))
+    return runMetadataQuery(node, target, result);
+  if (target.kind == Target::Kind::Method ||
+      (target.kind == Target::Kind::Op && target.overload.empty() && !target.isHigherOrder()))
+    return runOverloaded(node, result);
   if (target.kind != Target::Kind::Op)
-    return fail(node, "method and submodule calls do not run here");
+    return fail(node, "submodule calls do not run here");
   if (target.isHigherOrder()) {
     if (target.opName == "auto_functionalized")
       return runAutoFunctionalized(node, result);
@@ -713,10 +783,6 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
       return runSubgraph(node, 1, result);
     return fail(node, "higher-order op " + std::string(target.opName) + " does not run here");
   }
-  if (target.opNamespace == "aten" &&
-      (target.opName == "sym_size" || target.opName == "sym_stride" ||
-       target.opName == "sym_numel" || target.opName == "sym_storage_offset"))
-    return runMetadataQuery(node, target, result);
   if (target.isOp("prims", "convert_element_type")) {
     // prims.convert_element_type(x, dtype) is aten._to_copy(x, dtype=dtype).
     Context& context = graph_.context();

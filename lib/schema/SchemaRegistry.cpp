@@ -270,9 +270,18 @@ const OpSchema* SchemaRegistry::lookup(std::string_view ns, std::string_view nam
 std::vector<const OpSchema*> SchemaRegistry::overloads(std::string_view ns,
                                                        std::string_view name) const {
   std::vector<const OpSchema*> result;
-  if (const Packet* packet = findPacket(ns, name))
+  const Packet* packet = findPacket(ns, name);
+  if (packet)
     for (const auto& [overload, schema] : *packet)
       result.push_back(&schema);
+  // The fallback's overloads that this registry does not replace, as lookup() finds them.
+  if (fallback_) {
+    for (const OpSchema* schema : fallback_->overloads(ns, name))
+      if (!packet || packet->find(schema->overload) == packet->end())
+        result.push_back(schema);
+    std::sort(result.begin(), result.end(),
+              [](const OpSchema* a, const OpSchema* b) { return a->overload < b->overload; });
+  }
   return result;
 }
 

@@ -4,11 +4,25 @@
 
 #include "PyObjects.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <iterator>
 #include <stdexcept>
 
 namespace declone::python {
+namespace {
+
+/// A Python identifier as FX prints names: `L_x_`, not `*args`.
+bool isIdentifier(std::string_view text) {
+  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_'))
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+} // namespace
 
 py::handle ImportedGraph::fxNode(std::string_view name) const {
   auto found = fxCalls_.find(name);
@@ -116,6 +130,9 @@ std::unique_ptr<ImportedGraph> FxImporter::startImport() {
   deferred_.clear();
   currentTargets_.clear();
   returnsOneTensor_.clear();
+  returnsArgument_.clear();
+  mayShareValues_ = false;
+  sharedValues_.clear();
   argsAttribute_ = &argsName_;
   kwargsAttribute_ = &kwargsName_;
   lastScannedTarget_ = nullptr;
@@ -132,6 +149,7 @@ FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle
   std::string_view op = named ? utf8(opObject) : std::string_view("call_function");
   if (op == "placeholder") {
     scanned.kind = Node::Kind::Placeholder;
+    scanned.rebound = !target.equal(getattr(fxNode, nameName_)) && isIdentifier(utf8(target));
   } else if (op == "output") {
     scanned.kind = Node::Kind::Output;
   } else if (op == "get_attr") {
@@ -151,6 +169,7 @@ FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle
     if (scanned.target != lastScannedTarget_) {
       lastScannedTarget_ = scanned.target;
       lastScannedIsClone_ = scanned.target->isOp("aten", "clone");
+      mayShareValues_ = mayShareValues_ || mayReturnArgument(*scanned.target);
     }
     imported.clones_ += lastScannedIsClone_;
   }
@@ -181,9 +200,12 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
   };
   Node* node = nullptr;
   switch (scanned.kind) {
-  case Node::Kind::Placeholder:
-    node = graph.createPlaceholder(name, type());
+  case Node::Kind::Placeholder: {
+    py::object parameter = scanned.rebound ? getattr(fxNode, targetName_) : py::object();
+    node = graph.createPlaceholder(name, type(), nullptr,
+                                   scanned.rebound ? utf8(parameter) : std::string_view());
     break;
+  }
   case Node::Kind::Output: {
     py::tuple outputs = py::reinterpret_borrow<py::tuple>(getattr(fxNode, *argsAttribute_));
     node = graph.createOutput(outputs.empty() ? Arg() : convertArg(imported, outputs[0], 0));
@@ -384,6 +406,7 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
     nodes_.insert(fxNode.ptr(), static_cast<uint32_t>(scanned.size()));
     scanned.push_back(scanNode(*imported, fxNode));
   }
+  findSharedValues(scanned);
   // A clone's neighbourhood is a handful of nodes. With a clone in every few nodes it would be
   // most of the graph, and choosing it would cost more than it saves. (Either way the
   // decisions are the same.)
@@ -403,6 +426,7 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
   for (uint32_t position = 0; position < scanned.size(); ++position) {
     const ScannedNode& node = scanned[position];
     uint32_t nodeLine = node.kind == Node::Kind::Placeholder ? kSignatureLine : line++;
+    line += node.rebound; // the line `l_x_ = L_x_`
     switch (roles[position]) {
     case NeighbourhoodRole::Absent:
       break;
@@ -421,6 +445,7 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
   if (deferTensors)
     annotateForCloneElimination(graph, !partial);
   deferred_.clear();
+  sharedValues_.clear();
   if (!partial)
     return imported;
   // Deciding on the neighbourhood is exact only where no layout is inferred from nodes outside.

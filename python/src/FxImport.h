@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace declone::python {
@@ -105,6 +106,9 @@ private:
     py::handle fxNode;
     Node::Kind kind = Node::Kind::Call;
     const Target* target = nullptr; ///< for calls
+    /// For placeholders: the parameter's name (FX's target) differs from the node's, which
+    /// `dumps` binds first thing (`l_x_ = L_x_`, as FX prints Dynamo's graphs).
+    bool rebound = false;
   };
   ScannedNode scanNode(ImportedGraph& imported, py::handle fxNode);
   /// Imports a scanned node in full, with `line` as its line.
@@ -153,6 +157,9 @@ private:
     enum class Kind : uint8_t { None, Tensor, TensorMetadata, Other };
     py::handle value;
     Kind kind = Kind::None;
+    /// For TensorMetadata read in place of a live tensor that may have changed since (see
+    /// sharedValues_): that tensor, whose device the metadata does not state.
+    py::handle deviceOf;
     [[nodiscard]] bool holdsTensor() const {
       return kind == Kind::Tensor || kind == Kind::TensorMetadata;
     }
@@ -168,6 +175,11 @@ private:
   std::string_view deviceSpelling(Context& context, py::handle tensor);
   /// Records op._schema where it differs from (or is missing in) the built-in registry.
   void learnSchema(py::handle op);
+  /// Whether a call of `target` may return one of its arguments' live tensors itself (an
+  /// in-place or out= op, or one declone cannot see into).
+  [[nodiscard]] bool mayReturnArgument(const Target& target);
+  /// Fills sharedValues_ from the scanned nodes' meta["val"] (when mayShareValues_).
+  void findSharedValues(const std::vector<ScannedNode>& scanned);
 
   TorchTypes types_;
   /// The built-in schemas with the live ops' layered over them, shared by every imported graph:
@@ -239,6 +251,17 @@ private:
   std::vector<std::pair<Node*, py::handle>> deferred_;
   /// Per target of the current import: its schema returns one tensor (see returnsOneTensor).
   std::unordered_map<const Target*, bool> returnsOneTensor_;
+  /// Per target of the current import: mayReturnArgument.
+  std::unordered_map<const Target*, bool> returnsArgument_;
+  /// Some call of the current import may return an argument's tensor (mayReturnArgument).
+  bool mayShareValues_ = false;
+  /// The live tensors that are the meta["val"] of more than one node of the current import.
+  /// An in-place or out= op returns its argument's tensor itself, and make_fx before about
+  /// torch 2.0 keeps that live FakeTensor in meta["val"] rather than a snapshot: an in-place
+  /// metadata op later in the graph (t_, transpose_, resize_, as_strided_, set_...) changes the
+  /// sizes, strides and offset it shows for every node that holds it. Their layout is read
+  /// from meta["tensor_meta"], which was taken when the node was traced, or not at all.
+  std::unordered_set<PyObject*> sharedValues_;
   std::vector<SymExpr> scratch_;
   /// The device last annotated and its spelling.
   py::object lastDevice_;

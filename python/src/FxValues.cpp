@@ -2,6 +2,7 @@
 // annotations that meta["val"] or meta["tensor_meta"] state.
 #include "FxImport.h"
 #include "PyObjects.h"
+#include "declone/analysis/Effects.h"
 #include "declone/schema/Schema.h"
 
 #include <stdexcept>
@@ -48,6 +49,57 @@ const Target* FxImporter::functionTarget(ImportedGraph& imported, py::handle tar
   return interned;
 }
 
+bool FxImporter::mayReturnArgument(const Target& target) {
+  auto [entry, added] = returnsArgument_.try_emplace(&target, true);
+  if (!added)
+    return entry->second;
+  switch (target.kind) {
+  case Target::Kind::Op:
+    if (isFunctionalHigherOrder(target)) {
+      entry->second = false;
+    } else if (const OpSchema* schema =
+                   liveSchemas_->lookup(target.opNamespace, target.opName, target.overload);
+               schema && !target.isHigherOrder()) {
+      bool writes = false;
+      for (size_t i = 0; i < schema->arguments.size(); ++i)
+        writes = writes || schema->writesArgument(i);
+      entry->second = writes;
+    }
+    break;
+  case Target::Kind::Function:
+    // Python's operators and symbolic-int functions make new values; getitem's is an element
+    // of its container, whose val is a list or tuple rather than a tensor.
+    entry->second = !(target.qualifiedName.starts_with("operator.") ||
+                      target.qualifiedName.starts_with("_operator.") ||
+                      target.qualifiedName.starts_with("torch.sym_") ||
+                      target.qualifiedName.starts_with("math."));
+    break;
+  case Target::Kind::Method:
+  case Target::Kind::Module:
+    break;
+  }
+  return entry->second;
+}
+
+void FxImporter::findSharedValues(const std::vector<ScannedNode>& scanned) {
+  sharedValues_.clear();
+  if (!mayShareValues_)
+    return;
+  std::unordered_set<PyObject*> seen;
+  for (const ScannedNode& node : scanned) {
+    if (node.kind == Node::Kind::Output)
+      continue;
+    py::object meta = getattr(node.fxNode, metaName_);
+    if (!PyDict_Check(meta.ptr()))
+      continue;
+    PyObject* val = PyDict_GetItemWithError(meta.ptr(), valKey_.ptr());
+    if (!val && PyErr_Occurred())
+      throw py::error_already_set();
+    if (val && isInstance(val, types_.tensorType) && !seen.insert(val).second)
+      sharedValues_.insert(val);
+  }
+}
+
 bool FxImporter::appendSymValue(Context& context, py::handle value, std::vector<SymExpr>& out) {
   if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
     int overflow = 0;
@@ -74,8 +126,12 @@ FxImporter::MetaValue FxImporter::metaValue(py::handle meta) {
   PyObject* val = PyDict_GetItemWithError(meta.ptr(), valKey_.ptr());
   if (!val && PyErr_Occurred())
     throw py::error_already_set();
-  if (val && isInstance(val, types_.tensorType))
-    return {val, MetaValue::Kind::Tensor};
+  bool stale = false;
+  if (val && isInstance(val, types_.tensorType)) {
+    stale = sharedValues_.count(val) != 0;
+    if (!stale)
+      return {val, MetaValue::Kind::Tensor, {}};
+  }
   PyObject* tensorMeta = PyDict_GetItemWithError(meta.ptr(), tensorMetaKey_.ptr());
   if (!tensorMeta && PyErr_Occurred())
     throw py::error_already_set();
@@ -83,10 +139,12 @@ FxImporter::MetaValue FxImporter::metaValue(py::handle meta) {
     return py::hasattr(value, shapeName_) && py::hasattr(value, dtypeName_);
   };
   if (tensorMeta && describesTensor(tensorMeta))
-    return {tensorMeta, MetaValue::Kind::TensorMetadata};
+    return {tensorMeta, MetaValue::Kind::TensorMetadata, stale ? py::handle(val) : py::handle()};
+  if (stale) // a tensor whose layout may be another node's: none rather than a wrong one
+    return {};
   if (!val)
     return {};
-  return {val, describesTensor(val) ? MetaValue::Kind::TensorMetadata : MetaValue::Kind::Other};
+  return {val, describesTensor(val) ? MetaValue::Kind::TensorMetadata : MetaValue::Kind::Other, {}};
 }
 
 std::string_view FxImporter::deviceSpelling(Context& context, py::handle tensor) {
@@ -131,7 +189,9 @@ bool FxImporter::appendSymValues(Context& context, py::handle values, std::vecto
 TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
                                       const TensorType* cloneOf) {
   TypeAnnotation none;
-  auto [value, kind] = metaValue(meta);
+  MetaValue found = metaValue(meta);
+  py::handle value = found.value;
+  MetaValue::Kind kind = found.kind;
   if (kind == MetaValue::Kind::None)
     return none;
   bool isTensor = kind == MetaValue::Kind::Tensor;
@@ -178,6 +238,8 @@ TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
     if (!appendSymValues(context, stride, scratch_) || scratch_.size() != 2 * rank)
       return none;
   }
+  if (!isTensor && found.deviceOf) // metadata metaValue took for a live tensor's
+    tensor.device = deviceSpelling(context, found.deviceOf);
   if (isTensor) {
     tensor.device = cloneOf ? cloneOf->device : deviceSpelling(context, value);
     PyObject* offset = PyObject_CallMethodNoArgs(value.ptr(), storageOffsetName_.ptr());
@@ -238,6 +300,16 @@ Arg FxImporter::convertArg(ImportedGraph& imported, py::handle value, int depth)
   if (PyFloat_Check(object)) {
     out.kind = ArgKind::Float;
     out.real = PyFloat_AS_DOUBLE(object);
+    return out;
+  }
+  if (PyComplex_Check(object)) { // repr() is the literal FX prints: `(1+2j)`
+    out.kind = ArgKind::Complex;
+    out.setText(saveRepr(context, value));
+    return out;
+  }
+  if (object == Py_Ellipsis) {
+    out.kind = ArgKind::Ellipsis;
+    out.setText("Ellipsis");
     return out;
   }
   if (PyUnicode_Check(object)) {

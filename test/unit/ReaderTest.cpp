@@ -519,6 +519,19 @@ INSTANTIATE_TEST_SUITE_P(
         R"S(y: torch.Tensor = torch.ops.aten.relu.default(x))S", R"S(y = x.view(4))S",
         R"S(y = self.sub(x))S", R"S(y = self.weight)S", R"S(y = x + 1)S", R"S(y = -x)S",
         R"S(y = x[0] )S", R"S(y = x [0])S",
+        // Complex literals, Ellipsis, method calls and op packets: the fast path reads the
+        // bare names (`infj`, `Ellipsis`) and hands the rest to the general path.
+        R"S(y = torch.ops.aten.mul.Tensor(x, (1+2j)))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, (-0-2j)))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, (1e+20+1j)))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, (nan+infj)))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, (1.5-2.5e-07j)))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, 2j))S", R"S(y = torch.ops.aten.mul.Tensor(x, -2j))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, infj))S",
+        R"S(y = torch.ops.aten.mul.Tensor(x, [nanj, 1J]))S", R"S(y = x * (1+2j))S",
+        R"S(y = x[(Ellipsis, 0)])S", R"S(y = x[Ellipsis])S", R"S(y = x[(1, Ellipsis, None)])S",
+        R"S(y = torch.ops.aten.f.default(x, Ellipsis))S", R"S(y = x.view(4, 5))S",
+        R"S(y = x.add_(x);  y = None)S", R"S(y = torch.ops.aten.add_(x, 1))S",
         // Errors, which only the general path reports.
         R"S(y = torch.ops.aten.relu.default(z))S",
         R"S(y = torch.ops.aten.relu.default(x);  q = None)S",
@@ -551,7 +564,33 @@ INSTANTIATE_TEST_SUITE_P(
         R"S(x = torch.ops.aten.relu.default(x))S", R"S(v = torch.ops.aten.relu.default(x))S",
         R"S(y = x[0)S", R"S(y = q[0])S", R"S(y = x[0];  q = None)S",
         R"S(y = torch.ops.aten.relu.default(xé))S", R"S(return = torch.ops.aten.relu.default(x))S",
-        R"S(y = )S", R"S(y = 1)S", R"S(y = x)S"));
+        R"S(y = )S", R"S(y = 1)S", R"S(y = torch.ops.aten.f.default(x, (1+2j))S",
+        R"S(y = torch.ops.aten.f.default(x, (1 + 2j)))S",
+        R"S(y = torch.ops.aten.f.default(x, 2jx))S", R"S(y = torch.ops.aten.f.default(x, (1+j)))S",
+        R"S(y = torch.ops.aten.f.default(x, (1+2)))S", R"S(y = Ellipsis)S", R"S(y = x.z)S"));
+
+TEST(Reader, BindsPlaceholdersOnlyBeforeTheFirstNode) {
+  // `y = x` first in the body names x's placeholder y (Dynamo's `l_x_ = L_x_`); the
+  // signature keeps x. After a node it is no statement FX writes.
+  auto first = readGraphFile("def forward(self, x: \"f32[4][1]cpu\"):\n"
+                             "    y = x\n"
+                             "    w = torch.ops.aten.relu.default(y);  y = None\n"
+                             "    return (w,)\n");
+  ASSERT_TRUE(first.ok()) << first.error().format("");
+  Graph& graph = (*first)->modules.front()->graph;
+  Node* y = findNode(graph, "y");
+  ASSERT_NE(y, nullptr);
+  EXPECT_TRUE(y->isPlaceholder());
+  EXPECT_EQ(y->parameterName(), "x");
+  EXPECT_EQ(findNode(graph, "x"), nullptr);
+  auto later = readGraphFile("def forward(self, x: \"f32[4][1]cpu\"):\n"
+                             "    w = torch.ops.aten.relu.default(x)\n"
+                             "    y = x\n"
+                             "    return (w,)\n");
+  ASSERT_FALSE(later.ok());
+  EXPECT_EQ(later.error().format(""),
+            ":3:10: error: expected a call or an operator, found end of line");
+}
 
 TEST(Reader, NeverCrashesOnTruncations) {
   // Every prefix of a valid file either parses or fails with a position.

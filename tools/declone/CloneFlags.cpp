@@ -84,8 +84,10 @@ Result<std::vector<bool>> parseDonatedList(std::string_view list, const Graph& g
       donated[index] = true;
       continue;
     }
-    auto found = std::find_if(placeholders.begin(), placeholders.end(),
-                              [&](Node* node) { return node->name() == item; });
+    auto found = std::find_if(placeholders.begin(), placeholders.end(), [&](Node* node) {
+      // Either name of a Dynamo placeholder: `l_x_` or `L_x_`.
+      return node->name() == item || node->parameterName() == item;
+    });
     if (found == placeholders.end())
       return Error{"--donated: '" + std::string(item) + "' is not a placeholder of the graph"};
     donated[found - placeholders.begin()] = true;

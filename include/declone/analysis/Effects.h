@@ -57,6 +57,10 @@ struct TargetEffects {
     Schema,   ///< as `schema`, `argumentFlags` and `returns` say
     GetItem,  ///< operator.getitem: an element of its container
     Function, ///< another Python function; unknown (`reason`) on tensor arguments
+    /// The target names an op but not which overload (`torch.ops.aten.add_`, the Tensor
+    /// method `x.add_(y)`): a call has the union of the effects of the `overloads` that can
+    /// take its arguments, as PyTorch picks one of those.
+    Overloaded,
   };
   /// How the call's value is shaped, for Action::Schema.
   enum class Shape : uint8_t {
@@ -97,6 +101,9 @@ struct TargetEffects {
   /// The schema argument that kConditionalWrite arguments depend on (`training`).
   std::optional<uint32_t> writeCondition;
   std::vector<Return> returns;
+  /// For Action::Overloaded: the effects of each overload (Action::Schema, or Unknown with the
+  /// overload's `schema` set).
+  std::vector<TargetEffects> overloads;
 };
 
 /// The effects every call of `target` has (see TargetEffects): the schema's, corrected by the

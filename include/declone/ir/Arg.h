@@ -5,7 +5,9 @@
 #include "declone/support/SymExpr.h"
 
 #include <cassert>
+#include <complex>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -40,6 +42,8 @@ enum class ArgKind : uint8_t {
   MemoryFormat, ///< torch.contiguous_format
   Device,       ///< device(type='cuda', index=0)
   OpRef,        ///< an operator passed as a value: torch.ops._C.rms_norm.default
+  Complex,      ///< a Python complex literal as repr() prints it: `(1+2j)`, `2j`, `(-0-infj)`
+  Ellipsis,     ///< `Ellipsis`, as FX prints `...` in an index tuple: `x[(Ellipsis, 0)]`
   Verbatim,     ///< anything else, kept as written
 };
 
@@ -123,6 +127,14 @@ public:
         child.forEachUse(fn);
   }
 };
+
+/// The value of a Python complex literal (the text of an ArgKind::Complex): `(1+2j)`, `-2j`,
+/// `(nan+infj)`; nullopt if `text` is not one.
+[[nodiscard]] std::optional<std::complex<double>> parseComplexLiteral(std::string_view text);
+/// The length of the Python complex literal at the start of `text`, 0 if there is none: a
+/// parenthesised `(REAL+IMAGj)` or `(REAL-IMAGj)` with an optional sign before REAL, or a bare
+/// `IMAGj` (numbers as Python writes them, `inf` and `nan` included).
+[[nodiscard]] size_t complexLiteralLength(std::string_view text);
 
 /// A keyword argument `name = value`.
 struct KwArg {

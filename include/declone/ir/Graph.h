@@ -19,7 +19,10 @@ class Graph;
 
 /// Fields few nodes have, kept out of line so that every Node does not pay for them.
 struct NodeExtras {
-  std::string_view attribute;        ///< get_attr: the path after `self.`
+  /// get_attr: the path after `self.`; placeholder: the parameter's name in the signature when
+  /// it is not the node's (FX's placeholder target, which Dynamo binds to the node's name in a
+  /// first statement `l_x_ = L_x_`).
+  std::string_view attribute;
   const Arg* defaultValue = nullptr; ///< placeholder: `x: "f32[3]" = 1.0`
   std::string_view trailingComment;  ///< `# ...` after the statement on its line
 };
@@ -50,6 +53,11 @@ public:
   [[nodiscard]] std::span<const KwArg> kwargs() const { return {kwargs_, numKwargs_}; }
   /// The keyword argument called `name`, or nullptr.
   [[nodiscard]] const Arg* kwarg(std::string_view name) const;
+  /// For placeholders: the name the signature gives the parameter. Usually the node's name;
+  /// Dynamo's graphs print `def forward(self, L_x_)` and bind `l_x_ = L_x_`.
+  [[nodiscard]] std::string_view parameterName() const {
+    return extras_ && !extras_->attribute.empty() ? extras_->attribute : name();
+  }
   /// For placeholders written `x: "f32[3]" = 1.0`; nullptr when there is no default.
   [[nodiscard]] const Arg* defaultValue() const {
     return extras_ ? extras_->defaultValue : nullptr;
@@ -212,8 +220,9 @@ public:
   // (or at the end while there is none) unless `before` is given. `type` is shared, not copied:
   // it must live as long as the Context (arena storage, Context::create, or the reader's
   // interned annotations); nullptr means no annotation.
+  /// `parameter` is the name in the signature when it is not `name` (Node::parameterName).
   Node* createPlaceholder(std::string_view name, const TypeAnnotation* type,
-                          const Arg* defaultValue = nullptr);
+                          const Arg* defaultValue = nullptr, std::string_view parameter = {});
   Node* createCall(std::string_view name, const Target* target, std::span<Arg> args,
                    std::span<KwArg> kwargs, const TypeAnnotation* type, Node* before = nullptr);
   Node* createGetAttr(std::string_view name, std::string_view attribute, const TypeAnnotation* type,

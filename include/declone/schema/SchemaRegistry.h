@@ -62,7 +62,8 @@ public:
   /// PyTorch's `torch.ops.ns.name.default` does.
   [[nodiscard]] const OpSchema* lookup(std::string_view ns, std::string_view name,
                                        std::string_view overload) const;
-  /// Every overload of the packet `ns::name`, ordered by overload name (default first).
+  /// Every overload of the packet `ns::name` (the fallback's included, as lookup() finds
+  /// them), ordered by overload name (default first).
   [[nodiscard]] std::vector<const OpSchema*> overloads(std::string_view ns,
                                                        std::string_view name) const;
   [[nodiscard]] bool hasPacket(std::string_view ns, std::string_view name) const;

@@ -1,0 +1,76 @@
+"""Layouts of live graphs whose meta["val"] changed after tracing.
+
+make_fx before about torch 2.0 (Debian's 1.13) keeps the live FakeTensor of each node in
+meta["val"], and an in-place or out= op returns its argument's tensor itself: an in-place
+metadata op later in the graph (here `t_`) rewrites the sizes and strides that meta["val"]
+shows for every earlier node holding that tensor. declone reads those nodes' layouts from
+meta["tensor_meta"] (taken when the node was traced) instead, or leaves them unknown, so that
+it neither removes a clone whose layout only looked equal to its source's nor writes wrong
+strides in `dumps`.
+"""
+
+import re
+
+import torch
+
+import declone.fx
+from declone_test_support import clone_names, compare_runs, recompile, run, trace
+
+
+def transposed_then_restrided(x):
+    # s is a transposed view of x, c a row-major copy of it; then c is transposed in place.
+    # Afterwards c's live FakeTensor shows s's strides (1, 4), though the clone made (4, 1).
+    s = x.t()
+    c = s.clone(memory_format=torch.contiguous_format)
+    c.t_()
+    return c
+
+
+def x44():
+    return [torch.randn(4, 4)]
+
+
+def test_fake_trace_shows_the_final_layout_in_earlier_vals():
+    # The premise of the test: the clone's meta["val"] has changed since it was traced, while
+    # its tensor_meta kept the layout the clone made.
+    gm = trace(transposed_then_restrided, *x44(), tracing_mode="fake")
+    (clone,) = [n for n in gm.graph.nodes if n.name == "clone"]
+    if "val" not in clone.meta or "tensor_meta" not in clone.meta:
+        return  # this torch keeps no live tensor: nothing to go stale
+    if tuple(clone.meta["val"].stride()) == tuple(clone.meta["tensor_meta"].stride):
+        return  # this torch snapshots meta["val"] (torch 2.x): nothing went stale
+    assert tuple(clone.meta["tensor_meta"].stride) == (4, 1)
+    assert tuple(clone.meta["val"].stride()) == (1, 4)
+
+
+def test_clone_kept_when_a_later_inplace_op_restrides_it():
+    # Donated, so that only the layout decides: the clone's (4, 4)(4, 1) differs from its
+    # source's (4, 4)(1, 4). Removing it would make t_ restride the view of x instead, and the
+    # output strides would change.
+    for mode in ("fake", "real"):
+        inputs = x44()
+        gm = trace(transposed_then_restrided, *inputs, tracing_mode=mode)
+        before = run(gm, inputs)
+        remarks = declone.fx.eliminate_clones(gm.graph, donated_input_ids=(0,))
+        decisions = {r.node: (r.decision, r.reason) for r in remarks}
+        assert decisions["clone"] == ("kept", "layout-changed"), (mode, decisions)
+        assert clone_names(gm) == ["clone"]
+        after = run(recompile(gm), inputs)
+        assert compare_runs(before, after, donated=(0,)) == []
+
+
+def annotation(text, name):
+    match = re.search(r"^\s*%s: \"([^\"]*)\" = " % re.escape(name), text, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def test_dumps_writes_the_strides_a_node_had():
+    # The clone is written with the strides it made, not the ones t_ gave its tensor later;
+    # the t_ node itself has the transposed strides. The clone's storage offset is not stated
+    # (tensor_meta has none): the reader infers it.
+    gm = trace(transposed_then_restrided, *x44(), tracing_mode="fake")
+    text = declone.fx.dumps(gm)
+    assert annotation(text, "clone") in ("f32[4, 4][4, 1]cpu", "f32[4, 4][4, 1]")
+    assert annotation(text, "t") in ("f32[4, 4][1, 4]cpu", "f32[4, 4][1, 4]")
+    t_ = [n for n in gm.graph.nodes if n.op == "call_function" and "t_" in str(n.target)]
+    assert annotation(text, t_[0].name) in ("f32[4, 4][1, 4]cpu", "f32[4, 4][1, 4]")
