@@ -11,7 +11,7 @@ DEBIAN_PACKAGES := \
 	llvm-14-tools clang-14 libclang-rt-14-dev clang-format \
 	nlohmann-json3-dev libfmt-dev graphviz python3-matplotlib
 
-.PHONY: all deps configure build test demo bench fuzz format clean
+.PHONY: all deps configure build test demo bench fuzz format clean audit
 
 all: build
 
@@ -43,6 +43,13 @@ demo: build
 # Runs every benchmark (about 10 minutes) and rewrites docs/PERFORMANCE.md and its plot.
 bench: build
 	/usr/bin/python3 bench/performance_report.py --build $(BUILD) --out docs/PERFORMANCE.md
+
+# Runs every op of the schema registry with libtorch and regenerates the effect override table
+# (lib/analysis/effect-overrides.txt, hand-written lines kept) and docs/EFFECT-AUDIT.md.
+audit: configure
+	cmake --build $(BUILD) --target declone-audit-effects
+	$(BUILD)/bin/declone-audit-effects --write lib/analysis/effect-overrides.txt \
+	  --summary docs/EFFECT-AUDIT.md
 
 fuzz: build
 	ctest --test-dir $(BUILD) --output-on-failure -R '^fuzz\.'

@@ -1,7 +1,11 @@
 // Effects of nodes: schema alias annotations, higher-order ops, getitem, conservative fallback.
 #include "declone/analysis/Effects.h"
 
+#include "declone/analysis/EffectOverrides.h"
+#include "declone/analysis/SubgraphEffects.h"
+
 #include <algorithm>
+#include <utility>
 
 namespace declone {
 namespace {
@@ -40,35 +44,6 @@ bool wildcardsAreOnlyListViews(const OpSchema& schema) {
   return true;
 }
 
-/// Ops that write arguments their schema does not mark as written (PyTorch's batch-norm
-/// kernels update the running statistics; rrelu_with_noise fills `noise`), and only in
-/// training: a call whose `training` argument is False does not write them. The schema cannot
-/// be trusted for these, whichever registry or live op it came from.
-struct UndeclaredWrite {
-  std::string_view op; ///< aten op name, any overload
-  std::string_view arguments[2];
-};
-constexpr UndeclaredWrite kUndeclaredWrites[] = {
-    {"native_batch_norm", {"running_mean", "running_var"}},
-    {"_native_batch_norm_legit", {"running_mean", "running_var"}},
-    {"_batch_norm_impl_index", {"running_mean", "running_var"}},
-    {"cudnn_batch_norm", {"running_mean", "running_var"}},
-    {"miopen_batch_norm", {"running_mean", "running_var"}},
-    {"batch_norm", {"running_mean", "running_var"}},
-    {"rrelu_with_noise", {"noise", {}}},
-};
-
-bool writesUndeclared(const Target& target, std::string_view argument) {
-  if (target.opNamespace != "aten")
-    return false;
-  for (const UndeclaredWrite& entry : kUndeclaredWrites)
-    if (entry.op == target.opName)
-      for (std::string_view name : entry.arguments)
-        if (!name.empty() && name == argument)
-          return true;
-  return false;
-}
-
 /// The argument only lends its storage to a return, as the input of a view op does.
 bool isViewArgument(const OpSchema& schema, size_t index) {
   const SchemaArgument& argument = schema.arguments[index];
@@ -76,7 +51,181 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
                      [&](const SchemaArgument& ret) { return ret.sharesAliasSetWith(argument); });
 }
 
+/// The override table by overload, built once.
+std::span<const EffectOverride* const> effectOverridesOf(std::string_view op) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::vector<const EffectOverride*>> out;
+    for (const EffectOverride& entry : builtinEffectOverrides())
+      out[entry.op].push_back(&entry);
+    return out;
+  }();
+  auto found = index.find(op);
+  if (found == index.end())
+    return {};
+  return found->second;
+}
+
+/// Corrects `plan` by one table entry; false when the entry names what the schema lacks (a
+/// newer or older schema of the op), which leaves the effects unknown.
+bool applyOverride(const EffectOverride& entry, TargetEffects& plan) {
+  using Return = TargetEffects::Return;
+  const OpSchema& schema = *plan.schema;
+  std::optional<size_t> argument = schema.argumentIndex(entry.argument);
+  if (!argument)
+    return false;
+  uint8_t& flags = plan.argumentFlags[*argument];
+  switch (entry.kind) {
+  case EffectOverride::Kind::ReturnAliases: {
+    if (plan.shape != TargetEffects::Shape::Tuple ? entry.returnIndex != 0
+                                                  : entry.returnIndex >= plan.returns.size())
+      return false;
+    Return& ret = plan.returns[entry.returnIndex];
+    if (ret.kind == Return::Kind::NotTensor)
+      return false;
+    // The result may be the argument itself, so consumers must treat it as a view of it. A
+    // return that may alias two arguments is beyond one relation: it may alias any.
+    if (ret.kind == Return::Kind::AliasesArgument && ret.argument != *argument)
+      ret = {Return::Kind::Unknown};
+    else if (ret.kind != Return::Kind::Unknown)
+      ret = {Return::Kind::AliasesArgument, static_cast<uint32_t>(*argument)};
+    plan.bindsArguments = true;
+    // The kernel reads the argument when it computes a new result.
+    flags &= static_cast<uint8_t>(~TargetEffects::kView);
+    return true;
+  }
+  case EffectOverride::Kind::Writes: {
+    std::optional<size_t> condition;
+    if (!entry.condition.empty() && !(condition = schema.argumentIndex(entry.condition)))
+      return false;
+    // A write that is declared, or unconditional by an earlier entry, stays unconditional.
+    bool alreadyAlways =
+        (flags & TargetEffects::kWrite) && !(flags & TargetEffects::kConditionalWrite);
+    // A written argument is read too, not only viewed; what else its flags say stays.
+    flags =
+        static_cast<uint8_t>((flags & ~(TargetEffects::kView | TargetEffects::kConditionalWrite |
+                                        TargetEffects::kReadsMetadataOnly)) |
+                             TargetEffects::kWrite);
+    // One condition per op: a write under another condition than the op's is unconditional.
+    if (alreadyAlways || !condition || (plan.writeCondition && *plan.writeCondition != *condition))
+      return true;
+    plan.writeCondition = static_cast<uint32_t>(*condition);
+    flags |= TargetEffects::kConditionalWrite;
+    return true;
+  }
+  }
+  return false;
+}
+
+/// In-place ops whose kernels change `self`'s sizes, strides, storage offset or storage rather
+/// than (or besides) its data, from PyTorch's native_functions.yaml (and prims). detach_ and
+/// rename_ change only autograd and names, so they are not here.
+constexpr std::pair<std::string_view, std::string_view> kInPlaceLayoutOps[] = {
+    {"aten", "as_strided_"},       {"aten", "resize_"},        {"aten", "resize_as_"},
+    {"aten", "resize_as_sparse_"}, {"aten", "sparse_resize_"}, {"aten", "sparse_resize_and_clear_"},
+    {"aten", "_resize_output_"},   {"aten", "set_"},           {"aten", "t_"},
+    {"aten", "transpose_"},        {"aten", "swapaxes_"},      {"aten", "swapdims_"},
+    {"aten", "squeeze_"},          {"aten", "unsqueeze_"},     {"aten", "_mkldnn_transpose_"},
+    {"prims", "resize"},
+};
+
+/// Ops that read a tensor's metadata (sizes, strides, offset), never its data.
+constexpr std::string_view kMetadataQueries[] = {
+    "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "size",
+    "stride",   "numel",      "dim",       "storage_offset",
+};
+
+bool named(const OpSchema& schema, std::string_view opNamespace, std::string_view name) {
+  return schema.opNamespace == opNamespace && schema.name == name;
+}
+
+/// The rules of metadata: which arguments an op may give a new layout in place, which it only
+/// reads the metadata of, and set_, which makes `self` a view of its source. They go by the
+/// schema's name, so that a call spelled any way (overload, method) gets them.
+void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
+  using Return = TargetEffects::Return;
+  bool changesSelf =
+      std::any_of(std::begin(kInPlaceLayoutOps), std::end(kInPlaceLayoutOps),
+                  [&](const auto& op) { return named(schema, op.first, op.second); });
+  bool readsMetadata = schema.opNamespace == "aten" &&
+                       std::find(std::begin(kMetadataQueries), std::end(kMetadataQueries),
+                                 schema.name) != std::end(kMetadataQueries);
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    uint8_t& flags = plan.argumentFlags[i];
+    if (flags & TargetEffects::kWrite) {
+      // out= overloads (PyTorch's convention: the written arguments are keyword-only) resize
+      // their out arguments to the result's sizes (at::native::resize_output).
+      if (changesSelf && i == 0)
+        flags |= TargetEffects::kChangesLayout;
+      else if (schema.arguments[i].kwargOnly && schema.isTensorLike(i))
+        flags |= TargetEffects::kResizesOut;
+    } else if (readsMetadata && schema.isTensorLike(i)) {
+      flags = TargetEffects::kReadsMetadataOnly;
+    }
+  }
+  // set_(self, source, ...) makes self a view of source's storage, which its schema does not
+  // say: the result (self) may alias either.
+  if (named(schema, "aten", "set_") && schema.arguments.size() > 1)
+    for (Return& ret : plan.returns)
+      if (ret.kind == Return::Kind::AliasesArgument)
+        ret = {Return::Kind::Unknown};
+}
+
 } // namespace
+
+std::optional<FunctionalizedOutputs> functionalizedOutputs(const Node* node,
+                                                           const SchemaRegistry& schemas) {
+  if (!node->isCall() || node->args().empty() || node->args()[0].kind != ArgKind::OpRef)
+    return std::nullopt;
+  std::string_view name = node->target()->opName;
+  bool v2 = name == "auto_functionalized_v2";
+  if (!node->target()->isHigherOrder() || (!v2 && name != "auto_functionalized"))
+    return std::nullopt;
+  const Target& op = *node->args()[0].op;
+  const OpSchema* schema = schemas.lookup(op.opNamespace, op.opName, op.overload);
+  if (!schema)
+    return std::nullopt;
+  FunctionalizedOutputs out;
+  out.results = std::max<size_t>(schema->returns.size(), 1);
+  for (size_t i = 0; i < schema->returns.size(); ++i)
+    if (schema->returns[i].isTensorLike() && !schema->returnIsFresh(i))
+      out.resultsMayAliasCopies = true;
+  if (v2) {
+    const Arg* bases = node->kwarg("_all_bases");
+    if (!bases || (bases->kind != ArgKind::List && bases->kind != ArgKind::Tuple))
+      return std::nullopt;
+    for (const Arg& base : bases->children())
+      out.copies.push_back({&base, false});
+  } else {
+    for (size_t i = 0; i < schema->arguments.size(); ++i)
+      if (schema->writesArgument(i))
+        out.copies.push_back({node->kwarg(schema->arguments[i].name), false});
+  }
+  // Inductor's reinplacing names what still needs a copy; the rest is written in place.
+  const Arg* only = node->kwarg(v2 ? "_only_clone_these_bases" : "_only_clone_these_tensors");
+  if (!only || only->kind == ArgKind::None)
+    return out;
+  if (only->kind != ArgKind::List && only->kind != ArgKind::Tuple)
+    return std::nullopt;
+  size_t mutated = 0;
+  for (size_t i = 0; i < out.copies.size(); ++i) {
+    bool listed = false;
+    if (v2) {
+      for (const Arg& index : only->children())
+        listed = listed || (index.kind == ArgKind::Int && index.integer == static_cast<int64_t>(i));
+    } else {
+      while (!schema->writesArgument(mutated))
+        ++mutated;
+      std::string_view argument = schema->arguments[mutated++].name;
+      for (const Arg& quoted : only->children()) {
+        std::string_view text = quoted.text();
+        listed = listed || (quoted.kind == ArgKind::String && text.size() >= 2 &&
+                            text.substr(1, text.size() - 2) == argument);
+      }
+    }
+    out.copies[i].inPlace = !listed;
+  }
+  return out;
+}
 
 bool isFunctionalHigherOrder(const Target& target) {
   return target.isHigherOrder() &&
@@ -84,7 +233,7 @@ bool isFunctionalHigherOrder(const Target& target) {
                    target.opName) != std::end(kFunctionalHigherOrderOps);
 }
 
-TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
+TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schemas) {
   using Action = TargetEffects::Action;
   using Return = TargetEffects::Return;
   TargetEffects plan;
@@ -103,6 +252,11 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
       plan.reason = "no schema for " + schemaName(target);
       return plan;
     }
+    if (named(*schema, "aten", "set_data")) {
+      // self takes new_data's storage and layout, and nothing is returned to tie them by.
+      plan.reason = "set_data gives its self another tensor's storage";
+      return plan;
+    }
     if (schema->hasWildcard() && !wildcardsAreOnlyListViews(*schema)) {
       plan.reason = "wildcard alias annotation in " + schemaName(target);
       return plan;
@@ -110,16 +264,9 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.action = Action::Schema;
     plan.schema = schema;
     plan.argumentFlags.resize(schema->arguments.size());
-    std::optional<size_t> training = schema->argumentIndex("training");
     for (size_t i = 0; i < schema->arguments.size(); ++i) {
       if (schema->writesArgument(i)) {
         plan.argumentFlags[i] = TargetEffects::kWrite;
-      } else if (writesUndeclared(target, schema->arguments[i].name)) {
-        plan.argumentFlags[i] = TargetEffects::kWrite;
-        if (training) {
-          plan.argumentFlags[i] |= TargetEffects::kWriteInTraining;
-          plan.trainingArgument = static_cast<uint32_t>(*training);
-        }
       } else if (isViewArgument(*schema, i)) {
         plan.argumentFlags[i] = TargetEffects::kView;
       }
@@ -147,13 +294,7 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
         plan.bindsArguments = true;
       }
     }
-    // wait_tensor's schema declares a fresh result, but it returns its input once the
-    // collective has finished writing it.
-    if (target.isOp("_c10d_functional", "wait_tensor") && plan.shape == TargetEffects::Shape::One &&
-        !schema->arguments.empty()) {
-      plan.returns[0] = {Return::Kind::AliasesArgument, 0};
-      plan.bindsArguments = true;
-    }
+    applyMetadataRules(*schema, plan);
     return plan;
   }
   case Target::Kind::Function:
@@ -171,6 +312,23 @@ TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas)
     plan.reason = "submodule call self." + std::string(target.qualifiedName) + "()";
     return plan;
   }
+  return plan;
+}
+
+TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas) {
+  TargetEffects plan = declaredEffects(target, schemas);
+  if (plan.action != TargetEffects::Action::Schema)
+    return plan;
+  // The table is keyed by the overload as the schema names it; the schema, not the target,
+  // settles the name ("default" and "" are the same overload).
+  std::string name = plan.schema->fullName();
+  for (const EffectOverride* entry : effectOverridesOf(name))
+    if (!applyOverride(*entry, plan)) {
+      TargetEffects unknown;
+      unknown.reason = "the effect override '" + entry->correction() + "' does not fit " +
+                       plan.schema->toString();
+      return unknown;
+    }
   return plan;
 }
 
@@ -204,6 +362,9 @@ private:
 
   void analyzeCall(const Node* node, Scratch& effects);
   void analyzeOpCall(const Node* node, const TargetEffects& plan, Scratch& effects);
+  void analyzeFunctionalHigherOrder(const Node* node, Scratch& effects);
+  /// A call of a nested subgraph whose summary is known; false when it is not such a call.
+  bool analyzeSubgraphCall(const Node* node, Scratch& effects);
   void analyzeGetItem(const Node* node, Scratch& effects);
   /// `reason` must outlive the analysis (a plan's); makeUnknownOwned copies it.
   void makeUnknown(const Node* node, Scratch& effects, std::string_view reason);
@@ -274,7 +435,11 @@ EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas
     : EffectAnalysis(graph, schemas, countReferences(graph)) {}
 
 EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references)
-    : registry_(schemas) {
+    : EffectAnalysis(graph, schemas, references, nullptr) {}
+
+EffectAnalysis::EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references,
+                               const SubgraphTable* subgraphs)
+    : registry_(schemas), subgraphs_(subgraphs) {
   Builder(*this).build(graph, references);
 }
 
@@ -410,16 +575,10 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
   const TargetEffects& plan = this->plan(*node->target());
   switch (plan.action) {
   case TargetEffects::Action::FunctionalHigherOrder:
-    // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
-    // values op would have mutated; the tuple is taken apart with getitem.
-    node->forEachInput([&](Node* input) {
-      if (result_.isTensor(input))
-        addAccess(effects, input, false);
-    });
-    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
-    effects.listOutput = true;
-    return;
+    return analyzeFunctionalHigherOrder(node, effects);
   case TargetEffects::Action::Unknown:
+    if (result_.subgraphs_ && node->target()->isHigherOrder() && analyzeSubgraphCall(node, effects))
+      return;
     return makeUnknown(node, effects, plan.reason);
   case TargetEffects::Action::Schema:
     return analyzeOpCall(node, plan, effects);
@@ -439,6 +598,53 @@ void EffectAnalysis::Builder::analyzeCall(const Node* node, Scratch& effects) {
   }
 }
 
+void EffectAnalysis::Builder::analyzeFunctionalHigherOrder(const Node* node, Scratch& effects) {
+  // auto_functionalized(op, **kwargs) reads its tensors and returns fresh copies of the
+  // values op would have mutated; the tuple is taken apart with getitem.
+  node->forEachInput([&](Node* input) {
+    if (result_.isTensor(input))
+      addAccess(effects, input, false);
+  });
+  if (node->target()->opName == "triton_kernel_wrapper_functional") {
+    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+    effects.listOutput = true;
+    return;
+  }
+  std::optional<FunctionalizedOutputs> layout = functionalizedOutputs(node, result_.registry_);
+  // An in-place op returns the copy it wrote: two elements share memory (unknown unites them
+  // through the inputs every element then may alias).
+  if (layout && layout->resultsMayAliasCopies)
+    return makeUnknown(node, effects,
+                       "the op's result aliases the copy it mutates (an in-place or out= op)");
+  bool copiesOnly =
+      !node->kwarg("_only_clone_these_tensors") && !node->kwarg("_only_clone_these_bases");
+  if (copiesOnly) {
+    effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
+    effects.listOutput = true;
+    return;
+  }
+  // Where reinplacing left an argument out of the copies, op writes it, and the element that
+  // would have been its copy is the argument itself.
+  if (!layout)
+    return makeUnknown(node, effects,
+                       "auto_functionalized with _only_clone_these_* whose op has no schema or "
+                       "whose arguments are not understood");
+  effects.outputs.assign(layout->results, {OutputAlias::Kind::Fresh, nullptr});
+  for (const FunctionalizedOutputs::Copy& copy : layout->copies) {
+    if (!copy.inPlace || !copy.argument) {
+      effects.outputs.push_back({OutputAlias::Kind::Fresh, nullptr});
+      continue;
+    }
+    copy.argument->forEachNode([&](Node* input) {
+      if (result_.isTensor(input))
+        addAccess(effects, input, true);
+    });
+    effects.outputs.push_back(copy.argument->isNode()
+                                  ? OutputAlias{OutputAlias::Kind::Aliases, copy.argument->node()}
+                                  : OutputAlias{OutputAlias::Kind::Unknown, nullptr});
+  }
+}
+
 void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffects& plan,
                                             Scratch& effects) {
   const OpSchema& schema = *plan.schema;
@@ -447,26 +653,37 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
   bool binds = plan.bindsArguments;
   if (binds)
     bound_.assign(schema.arguments.size(), nullptr);
-  // The batch-norm family writes its running statistics only in training.
-  bool notTraining = false;
-  if (plan.trainingArgument) {
-    const Arg* training = *plan.trainingArgument < node->args().size()
-                              ? &node->args()[*plan.trainingArgument]
-                              : node->kwarg(schema.arguments[*plan.trainingArgument].name);
-    notTraining = training && training->kind == ArgKind::Bool && !training->boolean;
+  // Writes that happen only when a bool argument is true (the batch-norm family's running
+  // statistics in training): a literal False, or a default False left out, means none.
+  bool conditionFalse = false;
+  if (plan.writeCondition) {
+    const SchemaArgument& parameter = schema.arguments[*plan.writeCondition];
+    const Arg* condition = *plan.writeCondition < node->args().size()
+                               ? &node->args()[*plan.writeCondition]
+                               : node->kwarg(parameter.name);
+    conditionFalse = condition ? condition->kind == ArgKind::Bool && !condition->boolean
+                               : parameter.defaultValue == "False";
   }
   auto bind = [&](const Arg& value, std::optional<size_t> index) {
     uint8_t flags = index ? plan.argumentFlags[*index] : 0;
     bool write = (flags & TargetEffects::kWrite) != 0 &&
-                 !(notTraining && (flags & TargetEffects::kWriteInTraining));
+                 !(conditionFalse && (flags & TargetEffects::kConditionalWrite));
     if (index && binds)
       bound_[*index] = &value;
     // Making a view (`Tensor(a) self` -> `Tensor(a)`) reads no data; reads of the view count.
-    if (flags & TargetEffects::kView)
+    // Nor does asking for sizes or strides: that a clone's metadata equals its source's is
+    // rule 1's business, and whether it stays so LayoutAnalysis's (kChangesLayout).
+    if (flags & (TargetEffects::kView | TargetEffects::kReadsMetadataOnly))
       return;
+    bool changesLayout =
+        write && (flags & (TargetEffects::kChangesLayout | TargetEffects::kResizesOut));
     value.forEachNode([&](Node* input) {
-      if (result_.isTensor(input))
-        addAccess(effects, input, write);
+      if (!result_.isTensor(input))
+        return;
+      addAccess(effects, input, write);
+      if (changesLayout)
+        result_.layoutChanges_.push_back(
+            {node, input, (flags & TargetEffects::kChangesLayout) == 0});
     });
   };
   std::span<const Arg> args = node->args();
@@ -517,6 +734,54 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
       effects.outputs.push_back(relation(i));
     return;
   }
+}
+
+bool EffectAnalysis::Builder::analyzeSubgraphCall(const Node* node, Scratch& effects) {
+  // invoke_subgraph(body, identifier, *operands) and wrap(body, *operands) call the body on
+  // the operands, which are its placeholders in order.
+  std::string_view name = node->target()->opName;
+  size_t first = name == "invoke_subgraph" ? 2 : name == "wrap" ? 1 : 0;
+  std::span<const Arg> args = node->args();
+  if (first == 0 || args.size() < first || !node->kwargs().empty() || !args[0].isNode() ||
+      args[0].node()->kind() != Node::Kind::GetAttr)
+    return false;
+  const SubgraphSummary* summary = result_.subgraphs_->find(args[0].node()->attribute());
+  std::span<const Arg> operands = args.subspan(first);
+  if (!summary || operands.size() != summary->writesInput.size())
+    return false;
+  if (!summary->known) {
+    makeUnknownOwned(node, effects, summary->unknownReason);
+    return true;
+  }
+  for (size_t i = 0; i < operands.size(); ++i)
+    operands[i].forEachNode([&](Node* input) {
+      if (result_.isTensor(input))
+        addAccess(effects, input, summary->writesInput[i]);
+    });
+  auto relation = [&](const SubgraphSummary::Output& output) -> OutputAlias {
+    switch (output.kind) {
+    case SubgraphSummary::Output::Kind::NotTensor:
+      return {OutputAlias::Kind::NotTensor, nullptr};
+    case SubgraphSummary::Output::Kind::Fresh:
+      return {OutputAlias::Kind::Fresh, nullptr};
+    case SubgraphSummary::Output::Kind::AliasesInput:
+      if (operands[output.input].isNode())
+        return {OutputAlias::Kind::Aliases, operands[output.input].node()};
+      break;
+    case SubgraphSummary::Output::Kind::Unknown:
+      break;
+    }
+    return {OutputAlias::Kind::Unknown, nullptr};
+  };
+  if (!summary->tupleOutput) {
+    effects.result = relation(summary->outputs[0]);
+    return true;
+  }
+  for (const SubgraphSummary::Output& output : summary->outputs)
+    effects.outputs.push_back(relation(output));
+  if (effects.outputs.empty()) // an empty tuple: nothing to take apart, nothing to alias
+    effects.outputs.push_back({OutputAlias::Kind::NotTensor, nullptr});
+  return true;
 }
 
 void EffectAnalysis::Builder::analyzeGetItem(const Node* node, Scratch& effects) {

@@ -1,6 +1,9 @@
 // Layout inference: annotations first, then view-op storage offsets and clone memory formats.
 #include "declone/analysis/LayoutAnalysis.h"
 
+#include "LayoutIndexing.h"
+#include "LayoutMetadata.h"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -17,9 +20,12 @@ constexpr std::string_view kSameOffsetViews[] = {
     "_conj",    "conj",           "_neg_view", "view_as_real", "view_as_complex",
     "positive",
 };
+/// View ops whose result starts elsewhere in their input's storage (viewOffset works it out).
+constexpr std::string_view kOffsetViews[] = {"slice", "select", "narrow", "diagonal", "as_strided"};
 /// Ops that return a view when they can and a copy otherwise: the offset is the input's when
 /// that is 0 (a copy starts at 0 too), else unknown.
-constexpr std::string_view kMaybeViews[] = {"reshape", "flatten", "unflatten", "contiguous"};
+constexpr std::string_view kMaybeViews[] = {"reshape",    "flatten",      "unflatten",
+                                            "contiguous", "resolve_conj", "resolve_neg"};
 
 /// A constant dimension index with Python's negative indexing, checked against the rank.
 std::optional<size_t> normalizeDim(std::optional<SymExpr> dim, size_t rank) {
@@ -41,26 +47,18 @@ bool isAtenOp(const Node* node, std::string_view name) {
   return node->isCall() && node->target()->isOp("aten", name);
 }
 
-/// max(size, 1), as PyTorch's contiguous strides take it. PyTorch gives backed size symbols
-/// (`s*`) the range [2, inf), so `Max(1, s0)` simplifies to `s0` there; we accept an expression
-/// over backed symbols that cannot be negative and is at least 1 at the bottom of that range.
+/// aten.clone.default, which allocates: not clone.out, which returns its out tensor.
+bool isAllocatingClone(const Node* node) {
+  return isAtenOp(node, "clone") &&
+         (node->target()->overload.empty() || node->target()->overload == "default");
+}
+
+/// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
+/// (SymContext::sizeLowerBound) make it at least 1, so that `s0` is not written `Max(1, s0)`.
 SymExpr atLeastOne(SymContext& sym, SymExpr size) {
-  if (std::optional<int64_t> constant = size.constantValue())
-    return SymExpr::constant(std::max<int64_t>(*constant, 1));
-  if (sym.isPositive(size))
+  std::optional<int64_t> bound = sym.sizeLowerBound(size);
+  if (bound && *bound >= 1)
     return size;
-  std::vector<std::string> symbols;
-  sym.collectSymbols(size, symbols);
-  bool allBacked = std::all_of(symbols.begin(), symbols.end(),
-                               [](const std::string& name) { return name.starts_with("s"); });
-  if (allBacked && sym.isNonNegative(size)) {
-    std::unordered_map<std::string, int64_t> smallest;
-    for (const std::string& name : symbols)
-      smallest[name] = 2;
-    std::optional<int64_t> value = sym.evaluate(size, smallest);
-    if (value && *value >= 1)
-      return size;
-  }
   return sym.max(size, SymExpr::constant(1));
 }
 
@@ -165,6 +163,16 @@ std::string formatLayout(const SymContext& sym, const Layout& layout) {
     sym.print(*layout.storageOffset, out);
   else
     out += '?';
+  for (auto [bit, name] : {std::pair(layout.conj, " conj"), std::pair(layout.neg, " neg")}) {
+    if (bit != ViewBit::Clear)
+      out += name;
+    if (bit == ViewBit::Unknown)
+      out += '?';
+  }
+  if (layout.changedInPlaceBy) {
+    out += " changed in place by ";
+    out += layout.changedInPlaceBy->name();
+  }
   return out;
 }
 
@@ -255,8 +263,11 @@ struct LayoutAnalysis::Impl {
   /// One layout, assuming those it depends on are memoised; if one is not, records it in
   /// missing_ and the result is discarded.
   std::optional<Layout> compute(const Node* node) const;
-  /// The layout of a value the layout being computed depends on.
-  const Layout* input(const Node* node) const;
+  /// The layout of a value the layout being computed depends on. Unless `forBits`, the value's
+  /// in-place layout change (if any) passes to the layout being computed.
+  const Layout* input(const Node* node, bool forBits = false) const;
+  /// The conjugate and negative bits of a value (see ViewBit).
+  detail::ViewBits viewBits(const Node* node, DType dtype) const;
   std::optional<SymExpr> inferOffset(const Node* node) const;
   std::optional<SymExpr> viewOffset(const Node* node) const;
   /// How viewOffset treats an aten op, by its name.
@@ -267,16 +278,29 @@ struct LayoutAnalysis::Impl {
   };
   ViewKind viewKind(const Target& target) const;
   std::optional<SymExpr> splitElementOffset(const Node* getitem) const;
-  std::optional<SymExpr> functionalizedElementOffset(const Node* producer, int64_t index) const;
+  /// The strides of a getitem whose annotation has none, where the element's origin settles
+  /// them: a copy auto_functionalized(_v2) returns, or basic indexing of a tensor.
+  std::optional<std::span<const SymExpr>> elementStrides(const Node* getitem) const;
+  /// `x[index]` of a tensor x with basic indexing (a view), as LayoutIndexing works it out;
+  /// nullopt for any other node, and when x's layout is not known yet.
+  std::optional<detail::IndexedLayout> tensorIndexLayout(const Node* node) const;
+  /// The argument whose copy element `index` of auto_functionalized(_v2) `producer` is (it
+  /// has that argument's layout), or nullptr.
+  const Node* functionalizedCopySource(const Node* producer, int64_t index) const;
   std::optional<SymExpr> intArgument(const Node* node, size_t index, std::string_view name,
                                      std::optional<int64_t> fallback) const;
   std::span<const SymExpr> save(const std::vector<SymExpr>& values) const;
+  /// The values with SymContext::simplifyForSizes applied; `values` itself when none changes.
+  std::span<const SymExpr> simplifyForSizes(std::span<const SymExpr> values) const;
   /// Computes the layouts of a clone and of its source, if `node` is a clone of a node.
   void precomputeClone(const Node* node) const;
 
   const Graph& graph_;
   const EffectAnalysis& effects_;
   SymContext& sym_;
+  const detail::InPlaceLayoutChanges inPlaceChanges_;
+  /// The in-place change of a value the layout being computed was derived from.
+  mutable const LayoutChange* inherited_ = nullptr;
   mutable std::vector<uint32_t> memo_; ///< by Node::order()
   /// Layouts in chunks that never move, since handed-out pointers must stay valid. (A deque's
   /// 512-byte blocks hold five 88-byte layouts each, plus a malloc header: 20% more.)
@@ -292,7 +316,7 @@ struct LayoutAnalysis::Impl {
 };
 
 LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects)
-    : graph_(graph), effects_(effects), sym_(graph.context().sym()) {
+    : graph_(graph), effects_(effects), sym_(graph.context().sym()), inPlaceChanges_(effects) {
   graph.numberNodes();
   memo_.assign(graph.orderBound(), kNotComputed);
 }
@@ -372,7 +396,7 @@ uint32_t LayoutAnalysis::Impl::add(const Layout& layout) const {
   return numLayouts_++;
 }
 
-const Layout* LayoutAnalysis::Impl::input(const Node* node) const {
+const Layout* LayoutAnalysis::Impl::input(const Node* node, bool forBits) const {
   // Answer as a walk in program order would, where a value at or after the one being computed
   // has no layout yet: a layout must not depend on the order queries come in.
   if (node->order() >= computing_->order())
@@ -382,24 +406,43 @@ const Layout* LayoutAnalysis::Impl::input(const Node* node) const {
       missing_ = node;
     return nullptr;
   }
-  return memoised(node);
+  const Layout* layout = memoised(node);
+  // An offset or strides worked out from a layout that changes in place are no better than
+  // it. The bits are: no in-place op sets one.
+  if (layout && layout->changedInPlaceBy && !forBits && !inherited_)
+    inherited_ = inPlaceChanges_.find(layout->changedValue);
+  return layout;
 }
 
 std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
   if (node->type().kind != TypeAnnotation::Kind::Tensor)
     return std::nullopt;
   const TensorType& type = *node->type().tensor;
+  inherited_ = nullptr;
   Layout layout;
   layout.dtype = type.dtype;
   layout.device = type.device;
-  layout.sizes = type.sizes;
-  layout.strides = type.strides;
-  layout.storageOffset = type.storageOffset;
+  // PyTorch prints a size or stride as `Max(1, s0)` in one place and `s0` in another; they are
+  // one value, and layouts compare by their canonical expressions.
+  layout.sizes = simplifyForSizes(type.sizes);
+  if (type.strides)
+    layout.strides = simplifyForSizes(*type.strides);
+  if (type.storageOffset)
+    layout.storageOffset = sym_.simplifyForSizes(*type.storageOffset);
   if (!layout.storageOffset)
     layout.storageOffset = inferOffset(node);
+  detail::ViewBits bits = viewBits(node, type.dtype);
+  layout.conj = bits.conj;
+  layout.neg = bits.neg;
   if (missing_)
     return std::nullopt;
-  if (!layout.strides && isAtenOp(node, "clone") && !node->args().empty() &&
+  if (!layout.strides && node->isCall() && node->target()->isOperator("getitem"))
+    layout.strides = elementStrides(node);
+  if (missing_)
+    return std::nullopt;
+  // clone.out returns its out tensor, whose strides are its own: only a clone that allocates
+  // follows the memory_format rules.
+  if (!layout.strides && isAllocatingClone(node) && !node->args().empty() &&
       node->args()[0].isNode()) {
     if (const Layout* source = input(node->args()[0].node())) {
       MemoryFormat format = MemoryFormat::Preserve;
@@ -409,7 +452,63 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
         layout.strides = save(*strides);
     }
   }
+  const LayoutChange* change = inPlaceChanges_.find(node);
+  if (!change)
+    change = inherited_;
+  if (change) {
+    layout.changedInPlaceBy = change->op;
+    layout.changedValue = inPlaceChanges_.find(node) ? node : change->value;
+  }
   return layout;
+}
+
+std::span<const SymExpr>
+LayoutAnalysis::Impl::simplifyForSizes(std::span<const SymExpr> values) const {
+  // Most annotations have nothing to simplify: they are kept, not copied.
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (sym_.simplifyForSizes(values[i]) == values[i])
+      continue;
+    std::vector<SymExpr> simplified(values.begin(), values.end());
+    for (size_t j = i; j < values.size(); ++j)
+      simplified[j] = sym_.simplifyForSizes(values[j]);
+    return save(simplified);
+  }
+  return values;
+}
+
+detail::ViewBits LayoutAnalysis::Impl::viewBits(const Node* node, DType dtype) const {
+  if (isAllocatingClone(node))
+    return {}; // what a clone is for
+  const TensorType& type = *node->type().tensor;
+  if (type.conj && type.neg) // read from a live tensor
+    return {*type.conj ? ViewBit::Set : ViewBit::Clear, *type.neg ? ViewBit::Set : ViewBit::Clear};
+  OutputAlias relation;
+  if (node->isCall()) {
+    relation = effects_.result(node);
+    const Arg* container = node->args().empty() ? nullptr : &node->args()[0];
+    if (node->target()->isOperator("getitem") && node->args().size() == 2 && container->isNode() &&
+        effects_.hasOutputs(container->node())) {
+      // Every element of a list relates alike, whatever its position.
+      relation =
+          node->args()[1].kind == ArgKind::Int
+              ? effects_.output(
+                    container->node(),
+                    effects_.elementIndex(container->node(), node->args()[1].integer).value_or(0))
+              : OutputAlias{OutputAlias::Kind::Unknown, nullptr};
+    }
+  } else {
+    relation.kind = OutputAlias::Kind::Fresh; // graph inputs: see Layout::conj
+  }
+  if (relation.kind != OutputAlias::Kind::Aliases || !relation.input)
+    return detail::nonAliasViewBits(relation.kind, dtype);
+  const Layout* source = input(relation.input, /*forBits=*/true);
+  if (!source) // unknown, or not computed yet (missing_ says which)
+    return detail::nonAliasViewBits(OutputAlias::Kind::Unknown, dtype);
+  bool alwaysView = node->target()->kind == Target::Kind::Op &&
+                    node->target()->opNamespace == "aten" &&
+                    (viewKind(*node->target()) == ViewKind::SameOffset ||
+                     contains(kOffsetViews, node->target()->opName));
+  return detail::aliasViewBits(effects_, node, relation.input, *source, alwaysView);
 }
 
 std::span<const SymExpr> LayoutAnalysis::Impl::save(const std::vector<SymExpr>& values) const {
@@ -441,21 +540,37 @@ std::optional<SymExpr> LayoutAnalysis::Impl::inferOffset(const Node* node) const
   case Node::Kind::Call:
     break;
   }
-  if (isAtenOp(node, "clone"))
+  if (isAllocatingClone(node))
     return SymExpr::constant(0);
   if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
-      node->args()[0].isNode() && effects_.hasOutputs(node->args()[0].node()))
-    return splitElementOffset(node);
+      node->args()[0].isNode()) {
+    if (effects_.hasOutputs(node->args()[0].node()))
+      return splitElementOffset(node);
+    if (std::optional<detail::IndexedLayout> indexed = tensorIndexLayout(node))
+      return indexed->storageOffset;
+  }
   OutputAlias result = effects_.result(node);
   switch (result.kind) {
   case OutputAlias::Kind::Fresh:
     return SymExpr::constant(0);
   case OutputAlias::Kind::Aliases: {
     const OpSchema* schema = effects_.schema(node);
-    // An in-place or out= op returns the very tensor it wrote.
-    if (schema && schema->isMutable())
-      if (const Layout* input = this->input(result.input))
-        return input->storageOffset;
+    // The schema declares a new tensor and only the override table relates the result to an
+    // argument (_unsafe_view, dropout in eval, type_as): it is the argument, a view of it at its
+    // offset, or a new tensor, so its offset is known only where those agree, at 0 (the audit
+    // records each entry's result offset: 0 for inputs at 0).
+    if (schema && schema->returns.size() == 1 && schema->returnIsFresh(0)) {
+      const Layout* input = this->input(result.input);
+      if (input && input->storageOffset && *input->storageOffset == SymExpr::constant(0))
+        return SymExpr::constant(0);
+      return std::nullopt;
+    }
+    // An in-place or out= op returns the very tensor it wrote (clone.out too: never a fresh
+    // tensor at 0). A result that only the override table relates to an argument is handled above.
+    if (detail::sameTensorAs(effects_, node) == result.input) {
+      const Layout* input = this->input(result.input);
+      return input ? input->storageOffset : std::nullopt;
+    }
     return viewOffset(node);
   }
   default:
@@ -543,39 +658,56 @@ std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const 
   return sym_.add(base, sym_.mul(*start, (*input->strides)[*d]));
 }
 
-std::optional<SymExpr> LayoutAnalysis::Impl::functionalizedElementOffset(const Node* producer,
-                                                                         int64_t index) const {
-  // auto_functionalized(op, **kwargs) returns op's results, then copies of the arguments op
-  // mutates in schema order: (*outs, *copies) when op returns several values, (out, *copies)
-  // when it returns one or none. The copies are made with clone_preserve_strides: each keeps
-  // its argument's strides and storage offset. Other higher-order ops: unknown.
-  if (producer->target()->opName != "auto_functionalized" || producer->args().empty() ||
-      producer->args()[0].kind != ArgKind::OpRef)
-    return std::nullopt;
-  const Target& op = *producer->args()[0].op;
-  const OpSchema* schema = effects_.schemas().lookup(op.opNamespace, op.opName, op.overload);
-  if (!schema)
-    return std::nullopt;
-  auto results = static_cast<int64_t>(std::max<size_t>(schema->returns.size(), 1));
-  int64_t copies = 0;
-  for (size_t i = 0; i < schema->arguments.size(); ++i)
-    copies += schema->writesArgument(i);
+const Node* LayoutAnalysis::Impl::functionalizedCopySource(const Node* producer,
+                                                           int64_t index) const {
+  // The copies are made with clone_preserve_strides: each keeps its argument's strides and
+  // storage offset; one that reinplacing left out is the argument itself (FunctionalizedOutputs).
+  // auto_functionalized_v2's copies are of the bases, not of the views op mutates.
+  std::optional<FunctionalizedOutputs> outputs =
+      functionalizedOutputs(producer, effects_.schemas());
+  if (!outputs)
+    return nullptr;
+  auto results = static_cast<int64_t>(outputs->results);
+  auto copies = static_cast<int64_t>(outputs->copies.size());
   if (index < 0) // Python's rule: counts from the end of the tuple
     index += results + copies;
-  if (index < results)
-    return std::nullopt; // one of op's own results, or before the tuple's start
-  index -= results - 1;  // the copy's position among the mutated arguments, from 1
-  int64_t mutated = 0;
-  for (size_t i = 0; i < schema->arguments.size(); ++i) {
-    if (!schema->writesArgument(i) || ++mutated != index)
-      continue;
-    const Arg* argument = producer->kwarg(schema->arguments[i].name);
-    if (!argument || !argument->isNode())
-      return std::nullopt;
-    const Layout* layout = this->input(argument->node());
-    return layout ? layout->storageOffset : std::nullopt;
+  if (index < results || index >= results + copies)
+    return nullptr; // one of op's own results, or outside the tuple
+  const Arg* argument = outputs->copies[static_cast<size_t>(index - results)].argument;
+  return argument && argument->isNode() ? argument->node() : nullptr;
+}
+
+std::optional<std::span<const SymExpr>>
+LayoutAnalysis::Impl::elementStrides(const Node* getitem) const {
+  if (getitem->args().size() != 2 || !getitem->args()[0].isNode())
+    return std::nullopt;
+  const Node* producer = getitem->args()[0].node();
+  if (producer->isCall() && producer->target()->isHigherOrder() &&
+      getitem->args()[1].kind == ArgKind::Int) {
+    const Node* source = functionalizedCopySource(producer, getitem->args()[1].integer);
+    const Layout* layout = source ? input(source) : nullptr;
+    return layout ? layout->strides : std::nullopt;
   }
+  if (std::optional<detail::IndexedLayout> indexed = tensorIndexLayout(getitem);
+      indexed && indexed->strides)
+    return save(*indexed->strides);
   return std::nullopt;
+}
+
+std::optional<detail::IndexedLayout>
+LayoutAnalysis::Impl::tensorIndexLayout(const Node* node) const {
+  if (!node->target()->isOperator("getitem") || node->args().size() != 2 ||
+      !node->args()[0].isNode() || node->type().kind != TypeAnnotation::Kind::Tensor)
+    return std::nullopt;
+  const Node* container = node->args()[0].node();
+  OutputAlias result = effects_.result(node);
+  if (effects_.hasOutputs(container) || result.kind != OutputAlias::Kind::Aliases ||
+      result.input != container)
+    return std::nullopt;
+  const Layout* input = this->input(container);
+  if (!input)
+    return std::nullopt;
+  return detail::indexedLayout(sym_, *input, node->args()[1], node->type().tensor->sizes);
 }
 
 std::optional<SymExpr> LayoutAnalysis::Impl::splitElementOffset(const Node* getitem) const {
@@ -583,8 +715,16 @@ std::optional<SymExpr> LayoutAnalysis::Impl::splitElementOffset(const Node* geti
   if (getitem->args()[1].kind != ArgKind::Int)
     return std::nullopt;
   int64_t index = getitem->args()[1].integer;
-  if (producer->isCall() && producer->target()->isHigherOrder())
-    return functionalizedElementOffset(producer, index);
+  if (producer->isCall() && producer->target()->isHigherOrder()) {
+    const Node* source = functionalizedCopySource(producer, index);
+    const Layout* layout = source ? this->input(source) : nullptr;
+    return layout ? layout->storageOffset : std::nullopt;
+  }
+  // An element of an out= op's tuple (max.dim_max's values) is its out argument.
+  if (const Node* out = detail::sameTensorAs(effects_, getitem)) {
+    const Layout* input = this->input(out);
+    return input ? input->storageOffset : std::nullopt;
+  }
   // Every element of a list relates alike, whatever its position.
   OutputAlias relation =
       effects_.output(producer, effects_.elementIndex(producer, index).value_or(0));

@@ -62,5 +62,8 @@ void registerStandInKernels();
 [[nodiscard]] Result<std::vector<c10::IValue>>
 execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr,
         bool snapshot = true);
+/// As above, for the graph of `module`: calls of its nested subgraphs (invoke_subgraph, wrap)
+/// run their bodies.
+[[nodiscard]] Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs);
 
 } // namespace declone::runtime::detail

@@ -59,7 +59,8 @@ at::Tensor clonePreservingStrides(const at::Tensor& tensor) {
 
 class Executor {
 public:
-  Executor(const Graph& graph, Inputs& inputs) : graph_(graph), inputs_(inputs) {}
+  Executor(const Graph& graph, Inputs& inputs, const GraphModule* module = nullptr)
+      : graph_(graph), inputs_(inputs), module_(module) {}
 
   Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues, bool snapshot);
 
@@ -68,10 +69,16 @@ private:
   Status runOp(const Node* node, const Target& target, std::span<const Arg> args,
                std::span<const KwArg> kwargs, c10::IValue& result);
   Status runAutoFunctionalized(const Node* node, c10::IValue& result);
+  Status runAutoFunctionalizedV2(const Node* node, c10::IValue& result);
+  Result<c10::IValue> regenerateView(const std::string& prefix, std::span<const at::Tensor> bases);
+  Result<std::vector<int64_t>> intList(const Arg& arg);
   Status runFunction(const Node* node, c10::IValue& result);
   Status runGetItem(const Node* node, c10::IValue& result);
   Result<at::indexing::TensorIndex> tensorIndex(const Node* node, const Arg& index);
   Status runMetadataQuery(const Node* node, const Target& target, c10::IValue& result);
+  /// The nested class a get_attr names, or nullptr.
+  const GraphModule* subgraph(const Node* getAttr) const;
+  Status runSubgraph(const Node* node, size_t firstOperand, c10::IValue& result);
   Result<c10::IValue> convert(const Arg& arg, const c10::TypePtr& type);
   Result<int64_t> intValue(const Arg& arg);
   Error fail(const Node* node, std::string message) const {
@@ -80,6 +87,7 @@ private:
 
   const Graph& graph_;
   Inputs& inputs_;
+  const GraphModule* module_; ///< the graph's module, whose nested classes calls may run
   std::vector<c10::IValue> values_;
   const Node* current_ = nullptr;
 };
@@ -276,6 +284,16 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
   if (!op)
     return fail(node, "no kernel for " + opName(target) + " in this libtorch");
   const std::vector<c10::Argument>& parameters = op->schema().arguments();
+  // Reinplacing may name the only arguments to copy; op writes the others in place.
+  const Arg* only = node->kwarg("_only_clone_these_tensors");
+  auto clones = [&](const std::string& name) {
+    if (!only || only->kind == ArgKind::None)
+      return true;
+    for (const Arg& quoted : only->children())
+      if (quoted.kind == ArgKind::String && decodeString(quoted.text()) == name)
+        return true;
+    return false;
+  };
   torch::jit::Stack stack;
   std::vector<c10::IValue> mutated;
   for (const c10::Argument& parameter : parameters) {
@@ -292,7 +310,8 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
       return fail(node, "missing argument '" + parameter.name() + "' of " + opName(target));
     }
     if (parameter.alias_info() && parameter.alias_info()->isWrite() && converted.isTensor()) {
-      converted = c10::IValue(clonePreservingStrides(converted.toTensor()));
+      if (clones(parameter.name()))
+        converted = c10::IValue(clonePreservingStrides(converted.toTensor()));
       mutated.push_back(converted);
     }
     stack.push_back(std::move(converted));
@@ -432,6 +451,148 @@ Status Executor::runGetItem(const Node* node, c10::IValue& result) {
                         ", which is not a tensor, tuple or list");
 }
 
+Result<std::vector<int64_t>> Executor::intList(const Arg& arg) {
+  if (arg.kind != ArgKind::List && arg.kind != ArgKind::Tuple)
+    return fail(current_, "expected a list of integers");
+  std::vector<int64_t> values;
+  for (const Arg& element : arg.children()) {
+    Result<int64_t> value = intValue(element);
+    if (!value.ok())
+      return value.error();
+    values.push_back(*value);
+  }
+  return values;
+}
+
+Result<c10::IValue> Executor::regenerateView(const std::string& prefix,
+                                             std::span<const at::Tensor> bases) {
+  // PyTorch's read_view_information_from_args: `_x_base_index` names the base; `_x_alias`,
+  // `_x_size`/`_x_stride`/`_x_storage_offset` or `_x_slice_dim`/`_start`/`_end` say which view
+  // of it op gets; with none of them op gets the base itself.
+  const Node* node = current_;
+  const Arg* baseIndex = node->kwarg(prefix + "_base_index");
+  if (!baseIndex)
+    return fail(node, "missing " + prefix + "_base_index");
+  if (baseIndex->kind == ArgKind::None)
+    return c10::IValue();
+  Result<int64_t> index = intValue(*baseIndex);
+  if (!index.ok())
+    return index.error();
+  if (*index < 0 || static_cast<size_t>(*index) >= bases.size())
+    return fail(node, prefix + "_base_index is not an index of _all_bases");
+  const at::Tensor& base = bases[static_cast<size_t>(*index)];
+  if (node->kwarg(prefix + "_alias"))
+    return c10::IValue(at::alias(base));
+  if (const Arg* offset = node->kwarg(prefix + "_storage_offset")) {
+    const Arg* size = node->kwarg(prefix + "_size");
+    const Arg* stride = node->kwarg(prefix + "_stride");
+    if (!size || !stride)
+      return fail(node, "missing " + prefix + "_size or " + prefix + "_stride");
+    Result<std::vector<int64_t>> sizes = intList(*size);
+    Result<std::vector<int64_t>> strides = intList(*stride);
+    Result<int64_t> storageOffset = intValue(*offset);
+    if (!sizes.ok() || !strides.ok() || !storageOffset.ok())
+      return fail(node, "the view of " + prefix + " is not given by integers");
+    return c10::IValue(base.as_strided(*sizes, *strides, *storageOffset));
+  }
+  if (const Arg* dim = node->kwarg(prefix + "_slice_dim")) {
+    const Arg* start = node->kwarg(prefix + "_slice_start");
+    const Arg* end = node->kwarg(prefix + "_slice_end");
+    if (!start || !end)
+      return fail(node, "missing " + prefix + "_slice_start or " + prefix + "_slice_end");
+    Result<int64_t> d = intValue(*dim);
+    Result<int64_t> s = intValue(*start);
+    Result<int64_t> e = intValue(*end);
+    if (!d.ok() || !s.ok() || !e.ok())
+      return fail(node, "the slice of " + prefix + " is not given by integers");
+    return c10::IValue(base.slice(*d, *s, *e));
+  }
+  return c10::IValue(base);
+}
+
+Status Executor::runAutoFunctionalizedV2(const Node* node, c10::IValue& result) {
+  // auto_functionalized_v2(op, _all_bases=[...], **kwargs): copy the bases (all, or those
+  // `_only_clone_these_bases` names), rebuild the views op mutates from the copies, call op,
+  // and return op's results followed by the bases as they are then.
+  if (node->args().empty() || node->args()[0].kind != ArgKind::OpRef)
+    return fail(node, "auto_functionalized_v2 needs an operator as its first argument");
+  const Target& target = *node->args()[0].op;
+  std::optional<c10::OperatorHandle> op = findOperator(target);
+  if (!op)
+    return fail(node, "no kernel for " + opName(target) + " in this libtorch");
+  const Arg* allBases = node->kwarg("_all_bases");
+  if (!allBases || (allBases->kind != ArgKind::List && allBases->kind != ArgKind::Tuple))
+    return fail(node, "auto_functionalized_v2 needs an _all_bases list");
+  const Arg* only = node->kwarg("_only_clone_these_bases");
+  std::vector<at::Tensor> bases;
+  for (const Arg& element : allBases->children()) {
+    if (!element.isNode() || !values_[element.node()->order()].isTensor())
+      return fail(node, "_all_bases holds something other than tensors");
+    const at::Tensor& base = values_[element.node()->order()].toTensor();
+    bool copy = !only || only->kind == ArgKind::None;
+    for (const Arg& index : only ? only->children() : std::span<const Arg>())
+      copy = copy ||
+             (index.kind == ArgKind::Int && index.integer == static_cast<int64_t>(bases.size()));
+    bases.push_back(copy ? clonePreservingStrides(base) : base);
+  }
+  torch::jit::Stack stack;
+  for (const c10::Argument& parameter : op->schema().arguments()) {
+    if (parameter.alias_info() && parameter.alias_info()->isWrite()) {
+      std::string prefix = "_" + parameter.name();
+      if (parameter.type()->kind() == c10::TypeKind::ListType) {
+        const Arg* length = node->kwarg(prefix + "_length");
+        if (!length || length->kind == ArgKind::None) {
+          stack.emplace_back();
+          continue;
+        }
+        Result<int64_t> n = intValue(*length);
+        if (!n.ok())
+          return n.error();
+        c10::List<at::Tensor> views;
+        for (int64_t i = 0; i < *n; ++i) {
+          Result<c10::IValue> view = regenerateView(prefix + "_" + std::to_string(i), bases);
+          if (!view.ok())
+            return view.error();
+          views.push_back(view->toTensor());
+        }
+        stack.emplace_back(std::move(views));
+        continue;
+      }
+      Result<c10::IValue> view = regenerateView(prefix, bases);
+      if (!view.ok())
+        return view.error();
+      stack.push_back(std::move(view).value());
+      continue;
+    }
+    const Arg* value = node->kwarg(parameter.name());
+    if (!value) {
+      if (!parameter.default_value())
+        return fail(node, "missing argument '" + parameter.name() + "' of " + opName(target));
+      stack.push_back(*parameter.default_value());
+      continue;
+    }
+    Result<c10::IValue> converted = convert(*value, parameter.type());
+    if (!converted.ok())
+      return converted.error();
+    stack.push_back(std::move(converted).value());
+  }
+  try {
+    op->callBoxed(&stack);
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
+  }
+  std::vector<c10::IValue> elements;
+  if (stack.empty())
+    elements.emplace_back();
+  for (c10::IValue& value : stack)
+    elements.push_back(std::move(value));
+  for (at::Tensor& base : bases)
+    elements.emplace_back(std::move(base));
+  result = c10::ivalue::Tuple::create(std::move(elements));
+  return ok();
+}
+
 Status Executor::runFunction(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.isOperator("getitem"))
@@ -493,6 +654,48 @@ Status Executor::runMetadataQuery(const Node* node, const Target& target, c10::I
   return ok();
 }
 
+const GraphModule* Executor::subgraph(const Node* getAttr) const {
+  if (!module_ || getAttr->kind() != Node::Kind::GetAttr)
+    return nullptr;
+  for (const auto& child : module_->children)
+    if (child->className == getAttr->attribute())
+      return child.get();
+  return nullptr;
+}
+
+Status Executor::runSubgraph(const Node* node, size_t firstOperand, c10::IValue& result) {
+  // The body runs on the operands themselves (its writes are the call's), and its values are
+  // the call's: a tuple when it returns one, taken apart by getitem.
+  std::span<const Arg> args = node->args();
+  const GraphModule* body = !args.empty() && args[0].isNode() ? subgraph(args[0].node()) : nullptr;
+  if (!body || args.size() < firstOperand || !node->kwargs().empty())
+    return fail(node, "the body of " + std::string(node->target()->opName) +
+                          " is not a nested class of this file");
+  Inputs operands;
+  for (const Arg& operand : args.subspan(firstOperand)) {
+    if (operand.isNode()) {
+      operands.values.push_back({values_[operand.node()->order()], at::Tensor()});
+      continue;
+    }
+    Result<int64_t> value = intValue(operand);
+    if (!value.ok())
+      return fail(node, "only nodes and integers can be passed to a subgraph here");
+    operands.values.push_back({c10::IValue(*value), at::Tensor()});
+  }
+  Result<std::vector<c10::IValue>> outputs = execute(*body, operands);
+  if (!outputs.ok())
+    return outputs.error();
+  const Node* output = body->graph.output();
+  bool tuple =
+      output && !output->args().empty() &&
+      (output->args()[0].kind == ArgKind::Tuple || output->args()[0].kind == ArgKind::List);
+  if (!tuple && outputs->size() == 1)
+    result = std::move((*outputs)[0]);
+  else
+    result = c10::ivalue::Tuple::create(std::move(*outputs));
+  return ok();
+}
+
 Status Executor::runCall(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.kind == Target::Kind::Function)
@@ -502,6 +705,12 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
   if (target.isHigherOrder()) {
     if (target.opName == "auto_functionalized")
       return runAutoFunctionalized(node, result);
+    if (target.opName == "auto_functionalized_v2")
+      return runAutoFunctionalizedV2(node, result);
+    if (target.opName == "invoke_subgraph") // (body, identifier, *operands)
+      return runSubgraph(node, 2, result);
+    if (target.opName == "wrap") // (body, *operands)
+      return runSubgraph(node, 1, result);
     return fail(node, "higher-order op " + std::string(target.opName) + " does not run here");
   }
   if (target.opNamespace == "aten" &&
@@ -540,6 +749,8 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
       value = inputs_.values[placeholder++].value;
       break;
     case Node::Kind::GetAttr: {
+      if (subgraph(node))
+        break; // a nested class: the call that takes it runs it
       auto attribute = inputs_.attributes.find(node->attribute());
       if (attribute == inputs_.attributes.end())
         return fail(node, "module attribute self." + std::string(node->attribute()) +
@@ -596,6 +807,11 @@ Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
                                          std::vector<c10::IValue>* nodeValues, bool snapshot) {
   registerStandInKernels();
   return Executor(graph, inputs).run(nodeValues, snapshot);
+}
+
+Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs) {
+  registerStandInKernels();
+  return Executor(module.graph, inputs, &module).run(nullptr, true);
 }
 
 } // namespace declone::runtime::detail

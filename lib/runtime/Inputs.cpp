@@ -3,6 +3,7 @@
 #include "Execution.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <algorithm>
 #include <random>
 
 namespace declone::runtime::detail {
@@ -183,6 +184,13 @@ Status addAttributes(const Graph& graph, uint64_t seed, Inputs& inputs) {
   SymContext& sym = graph.context().sym();
   for (const Node* node : graph) {
     if (node->kind() != Node::Kind::GetAttr || inputs.attributes.count(node->attribute()))
+      continue;
+    // The body of a higher-order op (invoke_subgraph, wrap) is a nested class, not a value.
+    std::vector<Node*> users = node->users();
+    if (node->type().kind != TypeAnnotation::Kind::Tensor && !users.empty() &&
+        std::all_of(users.begin(), users.end(), [](const Node* user) {
+          return user->isCall() && user->target()->isHigherOrder();
+        }))
       continue;
     if (node->type().kind != TypeAnnotation::Kind::Tensor)
       return Error{"get_attr " + std::string(node->name()) + " (self." +

@@ -2,6 +2,7 @@
 #include "declone/transforms/CloneElimination.h"
 
 #include "CloneEliminationImpl.h"
+#include "declone/analysis/SubgraphEffects.h"
 
 namespace declone {
 
@@ -76,6 +77,15 @@ bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
+/// Why the layout of `value` is not to be trusted (Layout::changedInPlaceBy).
+std::string inPlaceDetail(const Node* value, const Layout& layout) {
+  std::string op = describe(layout.changedInPlaceBy);
+  if (layout.changedValue == value)
+    return op + " changes the layout of " + std::string(value->name()) + " in place";
+  return "the layout of " + std::string(value->name()) + " derives from " +
+         std::string(layout.changedValue->name()) + ", whose layout " + op + " changes in place";
+}
+
 } // namespace
 
 LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Layout* cloneLayout,
@@ -95,6 +105,12 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
     return unknown([&] { return std::string(clone->name()) + " has no tensor annotation"; });
   if (!sourceLayout)
     return unknown([&] { return std::string(source->name()) + " has no tensor annotation"; });
+  // What an annotation says of a tensor that an in-place op gives a new layout is true at one
+  // point of the graph at most: make_fx's dumps show the final layout at every node.
+  for (const Layout* layout : {sourceLayout, cloneLayout})
+    if (layout->changedInPlaceBy && !comparePresentOnly)
+      return unknown(
+          [&] { return inPlaceDetail(layout == cloneLayout ? clone : source, *layout); });
   if (cloneLayout->dtype != sourceLayout->dtype)
     return changed([&] {
       return "dtype " + std::string(abbreviation(cloneLayout->dtype)) +
@@ -136,6 +152,26 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
       return "storage offset " + sym.print(*cloneLayout->storageOffset) +
              " != " + sym.print(*sourceLayout->storageOffset);
     });
+  // vLLM's pass does not look at the bits: vllm mode keeps that hole.
+  if (comparePresentOnly)
+    return {};
+  const std::pair<ViewBit Layout::*, const char*> bits[] = {{&Layout::conj, "conj"},
+                                                            {&Layout::neg, "neg"}};
+  for (auto [bit, name] : bits) {
+    ViewBit a = cloneLayout->*bit;
+    ViewBit b = sourceLayout->*bit;
+    if (a == b && a != ViewBit::Unknown)
+      continue;
+    if (a == ViewBit::Unknown || b == ViewBit::Unknown)
+      return unknown([&, name = name, a = a] {
+        return "the " + std::string(name) + " bit of " +
+               std::string(a == ViewBit::Unknown ? clone->name() : source->name()) + " is unknown";
+      });
+    return changed([&, name = name, a = a] {
+      return std::string(name) + " bit " + (a == ViewBit::Set ? "true" : "false") +
+             " != " + (a == ViewBit::Set ? "false" : "true");
+    });
+  }
   return {};
 }
 
@@ -180,13 +216,23 @@ void CloneRewriter::remove(Node* clone, Node* source, std::string detail) {
 
 CloneEliminationResult eliminateClones(Graph& graph, const CloneEliminationOptions& options) {
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
-  return options.mode == CloneEliminationMode::Safe ? detail::runSafe(graph, options, schemas)
-                                                    : detail::runVllm(graph, options, schemas);
+  return options.mode == CloneEliminationMode::Safe
+             ? detail::runSafe(graph, options, schemas, nullptr)
+             : detail::runVllm(graph, options, schemas);
 }
 
 CloneEliminationResult eliminateClones(GraphModule& module,
                                        const CloneEliminationOptions& options) {
-  CloneEliminationResult total = eliminateClones(module.graph, options);
+  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
+  // The safe mode reads the effects of calls of nested subgraphs from their bodies, summarised
+  // before the bodies are rewritten below (vLLM's pass has no such model).
+  CloneEliminationResult total;
+  if (options.mode == CloneEliminationMode::Safe && !module.children.empty()) {
+    SubgraphTable subgraphs(module, schemas);
+    total = detail::runSafe(module.graph, options, schemas, &subgraphs);
+  } else {
+    total = eliminateClones(module.graph, options);
+  }
   CloneEliminationOptions nested = options;
   nested.donated.clear(); // a subgraph's inputs belong to its caller
   for (auto& child : module.children) {

@@ -60,8 +60,9 @@ private:
   bool collectRemarks_;
 };
 
+/// `subgraphs`: the summaries of the nested subgraphs the graph calls, or nullptr.
 CloneEliminationResult runSafe(Graph& graph, const CloneEliminationOptions& options,
-                               const SchemaRegistry& schemas);
+                               const SchemaRegistry& schemas, const SubgraphTable* subgraphs);
 CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& options,
                                const SchemaRegistry& schemas);
 

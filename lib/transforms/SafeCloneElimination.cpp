@@ -117,8 +117,9 @@ std::vector<const Node*> clonesAndSources(std::span<Node* const> atenClones, siz
 class SafeEliminator {
 public:
   SafeEliminator(Graph& graph, const CloneEliminationOptions& options,
-                 const SchemaRegistry& schemas, CloneEliminationResult& result)
-      : SafeEliminator(scanGraph(graph), graph, options, schemas, result) {}
+                 const SchemaRegistry& schemas, const SubgraphTable* subgraphs,
+                 CloneEliminationResult& result)
+      : SafeEliminator(scanGraph(graph), graph, options, schemas, subgraphs, result) {}
 
   void run() {
     rewriter_.reserve(numCandidates_);
@@ -129,9 +130,10 @@ public:
 
 private:
   SafeEliminator(GraphScan&& scan, Graph& graph, const CloneEliminationOptions& options,
-                 const SchemaRegistry& schemas, CloneEliminationResult& result)
+                 const SchemaRegistry& schemas, const SubgraphTable* subgraphs,
+                 CloneEliminationResult& result)
       : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
-        effects_(graph, schemas, scan.references),
+        effects_(graph, schemas, scan.references, subgraphs),
         alias_(graph, effects_, options.donated, clonesAndSources(atenClones_, numCandidates_)),
         layouts_(graph, effects_, atenClones_), rewriter_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
@@ -327,9 +329,9 @@ void SafeEliminator::decide(Node* clone) {
 } // namespace
 
 CloneEliminationResult runSafe(Graph& graph, const CloneEliminationOptions& options,
-                               const SchemaRegistry& schemas) {
+                               const SchemaRegistry& schemas, const SubgraphTable* subgraphs) {
   CloneEliminationResult result;
-  SafeEliminator(graph, options, schemas, result).run();
+  SafeEliminator(graph, options, schemas, subgraphs, result).run();
   return result;
 }
 

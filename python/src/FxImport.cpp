@@ -22,7 +22,8 @@ FxImporter::FxImporter(TorchTypes types)
       storedArgsName_("_args"), storedKwargsName_("_kwargs"), metaName_("meta"),
       usersName_("users"), shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"),
       deviceName_("device"), fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"),
-      schemaName_("_schema"), valKey_("val"), tensorMetaKey_("tensor_meta") {
+      isConjName_("is_conj"), isNegName_("is_neg"), schemaName_("_schema"), valKey_("val"),
+      tensorMetaKey_("tensor_meta") {
   for (auto [dtype, abbreviation] : types_.dtypes)
     if (std::optional<DType> parsed = dtypeFromAbbreviation(utf8(abbreviation)))
       dtypes_.emplace(dtype.ptr(), *parsed);
@@ -32,6 +33,19 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
   forEachCloneAndSource(graph, [&](const Node* node) { consulted[node->order()] = true; });
+  // An out= call that writes one of them, and its elements, are the same tensor: LayoutAnalysis
+  // compares their sizes with the out argument's to tell whether the call resized it.
+  for (const Node* node : graph) {
+    bool writesConsulted = false;
+    for (const KwArg& kwarg : node->kwargs())
+      kwarg.value.forEachNode([&](const Node* value) {
+        writesConsulted = writesConsulted || consulted[value->order()];
+      });
+    if (!writesConsulted)
+      continue;
+    consulted[node->order()] = true;
+    node->forEachUse([&](const Use& use) { consulted[use.user->order()] = true; });
+  }
   Context& context = graph.context();
   bool offsetsKnown = true;
   for (auto& [node, fxNode] : deferred_) {

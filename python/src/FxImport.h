@@ -176,7 +176,8 @@ private:
   /// Interned attribute names: PyObject_GetAttr with a ready str skips building one per call.
   py::str opName_, nameName_, targetName_, argsName_, kwargsName_, storedArgsName_,
       storedKwargsName_, metaName_, usersName_, shapeName_, strideName_, dtypeName_, deviceName_,
-      fakeDeviceName_, storageOffsetName_, schemaName_, valKey_, tensorMetaKey_;
+      fakeDeviceName_, storageOffsetName_, isConjName_, isNegName_, schemaName_, valKey_,
+      tensorMetaKey_;
   /// Per target object (kept alive by the reference held here): how it is spelled. Targets are
   /// few and long-lived (op overloads, operator functions), so this stays small.
   std::unordered_map<PyObject*, std::pair<py::object, TargetInfo>> targets_;

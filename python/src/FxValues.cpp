@@ -188,6 +188,15 @@ TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
     // Known, even when 0 (which the writer leaves unprinted): nothing need be inferred.
     tensor.storageOffset = scratch_.back();
     scratch_.pop_back();
+    // So are the conjugate and negative bits.
+    for (auto [name, bit] :
+         {std::pair(&isConjName_, &tensor.conj), std::pair(&isNegName_, &tensor.neg)}) {
+      PyObject* set = PyObject_CallMethodNoArgs(value.ptr(), name->ptr());
+      if (!set)
+        throw py::error_already_set();
+      *bit = PyObject_IsTrue(set) == 1;
+      Py_DECREF(set);
+    }
   }
   std::span<SymExpr> fields = context.allocate<SymExpr>(scratch_.size());
   std::copy(scratch_.begin(), scratch_.end(), fields.begin());

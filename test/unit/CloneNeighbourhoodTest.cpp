@@ -240,7 +240,7 @@ const ClosureCase kClosureCases[] = {
      R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cpu"):
         mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
-        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.aten.add_.Tensor, self = mul, other = 1)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default, result = mul, input = arg0_1, weight = arg0_1, epsilon = 1e-06)
         getitem_1: "f32[4][1]cpu" = auto_functionalized[1]
         getitem_2: "f32[4][1]cpu" = auto_functionalized[1]
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_1)
@@ -282,7 +282,7 @@ const ClosureCase kClosureCases[] = {
      R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cpu"):
         mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
-        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.aten.add_.Tensor, self = mul, other = 1)
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default, result = mul, input = arg0_1, weight = arg0_1, epsilon = 1e-06)
         getitem_1: "f32[4][1]cpu" = auto_functionalized[1]
         getitem_2: "f32[4][1]cpu" = auto_functionalized[-1]
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem_2)
@@ -316,19 +316,21 @@ const ClosureCase kClosureCases[] = {
      "<graph>:5: remark: clone 'clone' kept [unknown-effects]: getitem_3 (line 6) touches getitem: "
      "getitem with a non-constant index"},
     {"ElementStorageContainerTiedByAnOpWithoutSchema",
-     "foo ties its result to max_1's elements, so bar is the first op without a schema touching "
-     "the clone's source.",
+     "foo ties max_1's elements together, so bar is the first op without a schema touching the "
+     "clone's source. (The clone's source is an element, not foo's result, whose conjugate and "
+     "negative bits are unknown.)",
      R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
         max_1 = torch.ops.aten.max.dim(arg0_1, 0)
         getitem: "f32[4][1]cpu" = max_1[0]
+        getitem_1: "i64[4][1]cpu" = max_1[1]
         bar: "f32[4][1]cpu" = torch.ops.mylib.bar.default(getitem)
         foo: "f32[4][1]cpu@0" = torch.ops.mylib.foo.default(max_1)
-        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(foo)
+        clone: "i64[4][1]cpu" = torch.ops.aten.clone.default(getitem_1)
         return (clone,)
 )",
-     "<graph>:7: remark: clone 'clone' kept [unknown-effects]: bar (line 5) touches foo: no schema "
-     "for mylib::bar.default"},
+     "<graph>:8: remark: clone 'clone' kept [unknown-effects]: bar (line 6) touches getitem_1: no "
+     "schema for mylib::bar.default"},
     {"ElementOutOfRangeWithAKeyword",
      "The analyses take getitem's two positional arguments apart and ignore its keywords.",
      R"(class GraphModule(torch.nn.Module):

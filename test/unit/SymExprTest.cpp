@@ -593,6 +593,42 @@ TEST_F(SymExprTest, SignAnalysis) {
     EXPECT_FALSE(ctx.isPositive(p(text))) << text;
 }
 
+TEST_F(SymExprTest, SizeLowerBounds) {
+  // Backed size symbols are at least 2 (PyTorch specializes 0 and 1), unbacked ones at least 0.
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0")), 2);
+  EXPECT_EQ(ctx.sizeLowerBound(p("u0")), 0);
+  EXPECT_EQ(ctx.sizeLowerBound(p("x")), std::nullopt);
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - 1")), 1);
+  EXPECT_EQ(ctx.sizeLowerBound(p("3*s0*s1 + 4")), 16);
+  EXPECT_EQ(ctx.sizeLowerBound(p("(s27//2)")), 1);
+  EXPECT_EQ(ctx.sizeLowerBound(p("CeilDiv(s0, 4)")), 1);
+  EXPECT_EQ(ctx.sizeLowerBound(p("Mod(s0, 3)")), 0); // Mod is not monotone: 0 at s0 = 3
+  EXPECT_EQ(ctx.sizeLowerBound(p("Max(u0, 5)")), 5);
+  EXPECT_EQ(ctx.sizeLowerBound(p("Min(u0, 5)")), 0);
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - s1")), std::nullopt); // needs an upper bound of s1
+  EXPECT_EQ(ctx.sizeLowerBound(p("(s0//x)")), std::nullopt);
+}
+
+TEST_F(SymExprTest, SimplifyForSizes) {
+  auto simplified = [&](std::string_view text) { return ctx.print(ctx.simplifyForSizes(p(text))); };
+  EXPECT_EQ(simplified("Max(1, s0)"), "s0");
+  EXPECT_EQ(simplified("Max(1, (s27//2))"), "(s27//2)");
+  EXPECT_EQ(simplified("Max(1, s0 - 1)"), "s0 - 1");
+  EXPECT_EQ(simplified("Max(2, s0)"), "s0");
+  EXPECT_EQ(simplified("Max(1, s0)*Max(1, s1)"), "s0*s1");
+  EXPECT_EQ(simplified("8*Max(1, s0) + 1"), "8*s0 + 1");
+  EXPECT_EQ(simplified("((Max(1, s0) + 1)//2)"), "((s0 + 1)//2)");
+  EXPECT_EQ(simplified("Min(1, s0)"), "1");
+  // What the ranges do not settle stays.
+  EXPECT_EQ(simplified("Max(1, u0)"), "Max(1, u0)");
+  EXPECT_EQ(simplified("Max(3, s0)"), "Max(3, s0)");
+  EXPECT_EQ(simplified("Max(1, Mod(s0, 3))"), "Max(1, Mod(s0, 3))");
+  EXPECT_EQ(simplified("Max(1, x)"), "Max(1, x)");
+  EXPECT_EQ(simplified("Max(s0, s1)"), "Max(s0, s1)");
+  SymExpr unchanged = p("64*s16*s82");
+  EXPECT_EQ(ctx.simplifyForSizes(unchanged), unchanged);
+}
+
 TEST_F(SymExprTest, CompareIsATotalOrder) {
   std::vector<SymExpr> exprs;
   for (std::string_view text :

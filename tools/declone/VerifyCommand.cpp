@@ -27,7 +27,7 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
   runtime::Verdict total;
   for (size_t i = 0; i < before.modules.size(); ++i) {
     Result<runtime::Verdict> verdict =
-        runtime::verify(before.modules[i]->graph, after.modules[i]->graph, options);
+        runtime::verify(*before.modules[i], *after.modules[i], options);
     if (!verdict.ok() || !verdict->equivalent)
       return verdict;
     total.trialsRun += verdict->trialsRun;
@@ -41,7 +41,7 @@ int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_v
     runtime::VerifyOptions options;
     options.donated = i < donated.size() ? donated[i] : std::vector<bool>();
     Result<runtime::Verdict> verdict =
-        runtime::verify(before.modules[i]->graph, after.modules[i]->graph, options);
+        runtime::verify(*before.modules[i], *after.modules[i], options);
     if (!verdict.ok()) {
       std::cerr << verdict.error().format(name) << '\n';
       return kBadInput;

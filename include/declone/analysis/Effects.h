@@ -16,9 +16,34 @@
 
 namespace declone {
 
+class SubgraphTable;
+
 /// auto_functionalized and its kin: higher-order ops that read their tensor arguments and
 /// return fresh tensors.
 [[nodiscard]] bool isFunctionalHigherOrder(const Target& target);
+
+/// How auto_functionalized / auto_functionalized_v2 lays out the tuple it returns: op's results
+/// (one slot when op returns none), then one copy per argument op mutates (v1, in schema order)
+/// or per base (v2, the `_all_bases` list, of which op mutates views). The copies are made by
+/// clone_preserve_strides, except those `_only_clone_these_tensors` (v1, names) or
+/// `_only_clone_these_bases` (v2, indices) leaves out: op writes those arguments themselves,
+/// and their elements are the arguments.
+struct FunctionalizedOutputs {
+  struct Copy {
+    const Arg* argument = nullptr; ///< what the element is a copy of (nullptr: not passed)
+    bool inPlace = false;          ///< not copied: op writes the argument, the element is it
+  };
+  size_t results = 1;
+  /// Some result of op is not fresh: an in-place op returns the very (copied) argument it
+  /// wrote, so that result and a copy share memory, which no element-wise model can say.
+  bool resultsMayAliasCopies = false;
+  std::vector<Copy> copies;
+};
+
+/// The layout of an auto_functionalized(_v2) call's tuple; nullopt for other calls and when
+/// op's schema is not known.
+[[nodiscard]] std::optional<FunctionalizedOutputs>
+functionalizedOutputs(const Node* node, const SchemaRegistry& schemas);
 
 /// What a call's target settles for every call of it, before the call's arguments are bound:
 /// the schema lookup, the wildcard check, which arguments are written or only viewed, how each
@@ -47,9 +72,21 @@ struct TargetEffects {
   };
   static constexpr uint8_t kWrite = 1; ///< argument flag: written (declared or not)
   static constexpr uint8_t kView = 2;  ///< argument flag: not written, only lends storage
-  /// Argument flag, with kWrite: the kernel writes it only in training (the batch-norm family's
-  /// running statistics): a call whose `training` argument is a literal False does not.
-  static constexpr uint8_t kWriteInTraining = 4;
+  /// Argument flag, with kWrite: written only when the bool argument `writeCondition` is true
+  /// (the batch-norm family's running statistics, only in training): a call that passes a
+  /// literal False, or leaves out a default False, does not write it.
+  static constexpr uint8_t kConditionalWrite = 4;
+  /// Argument flag, with kWrite: the kernel may change the argument's sizes, strides, storage
+  /// offset or storage in place (`self` of t_, as_strided_, resize_, set_ and kin), so that no
+  /// annotation of that tensor can be trusted: a dump taken from live tensors shows the final
+  /// layout at every node, one taken as the graph was traced shows a stale one.
+  static constexpr uint8_t kChangesLayout = 8;
+  /// Argument flag, with kWrite: an `out=` argument (written and keyword-only), which the kernel
+  /// resizes, and may restride, when its sizes are not the result's.
+  static constexpr uint8_t kResizesOut = 16;
+  /// Argument flag: only the tensor's metadata is read (sym_size, sym_stride, sym_numel,
+  /// sym_storage_offset and kin), not its data, so the call accesses no storage.
+  static constexpr uint8_t kReadsMetadataOnly = 32;
   Action action = Action::Unknown;
   std::string reason; ///< why the effects are unknown, for remarks
   const OpSchema* schema = nullptr;
@@ -57,13 +94,17 @@ struct TargetEffects {
   /// Some return aliases an argument: calls must record which node fills each argument.
   bool bindsArguments = false;
   std::vector<uint8_t> argumentFlags; ///< by schema argument
-  /// The schema argument `training`, for ops with kWriteInTraining arguments.
-  std::optional<uint32_t> trainingArgument;
+  /// The schema argument that kConditionalWrite arguments depend on (`training`).
+  std::optional<uint32_t> writeCondition;
   std::vector<Return> returns;
 };
 
-/// The effects every call of `target` has (see TargetEffects).
+/// The effects every call of `target` has (see TargetEffects): the schema's, corrected by the
+/// override table (EffectOverrides.h) where libtorch's kernels alias or write more than it says.
 [[nodiscard]] TargetEffects targetEffects(const Target& target, const SchemaRegistry& schemas);
+/// The effects the schema alone declares, without the override table: what the audit
+/// (declone-audit-effects) checks against execution.
+[[nodiscard]] TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schemas);
 
 /// How a value (or one output of a multi-output node) relates to the node's tensor inputs.
 struct OutputAlias {
@@ -112,6 +153,16 @@ struct NodeEffects {
   bool listOutput = false;
 };
 
+/// A call that may change the layout of one of its tensor arguments in place (see
+/// TargetEffects::kChangesLayout and kResizesOut).
+struct LayoutChange {
+  const Node* op;
+  const Node* value; ///< the argument whose sizes, strides, offset or storage may change
+  /// An `out=` argument: changed only when the kernel resizes it, that is when its sizes are not
+  /// those of the result it becomes.
+  bool onlyWhenResized;
+};
+
 /// Computes NodeEffects for every node of a graph. Read-only after construction.
 class EffectAnalysis {
 public:
@@ -121,6 +172,10 @@ public:
   /// which bounds the accesses. Sparing the analysis a walk of its own matters on large graphs,
   /// where a walk is a pass over some hundred MB of nodes.
   EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references);
+  /// As above; calls of the nested subgraphs in `subgraphs` (invoke_subgraph, wrap) have the
+  /// effects their bodies have, instead of unknown ones. The table must outlive the analysis.
+  EffectAnalysis(const Graph& graph, const SchemaRegistry& schemas, size_t references,
+                 const SubgraphTable* subgraphs);
   /// The `references` of the constructor above.
   [[nodiscard]] static size_t countReferences(const Graph& graph);
   // Reasons of unknown effects view strings the analysis owns: a copy would view the
@@ -157,6 +212,8 @@ public:
   [[nodiscard]] std::optional<size_t> elementIndex(const Node* node, int64_t index) const;
   /// The registry the schemas come from.
   [[nodiscard]] const SchemaRegistry& schemas() const { return registry_; }
+  /// Every call that may change a tensor argument's layout in place, in program order.
+  [[nodiscard]] std::span<const LayoutChange> layoutChanges() const { return layoutChanges_; }
   /// Whether the node's value may be (or contain) a tensor.
   [[nodiscard]] bool isTensor(const Node* node) const {
     const Packed& packed = packed_[node->order()];
@@ -188,6 +245,7 @@ private:
   [[nodiscard]] const OutputRange* outputRange(const Node* node) const;
 
   const SchemaRegistry& registry_;
+  const SubgraphTable* subgraphs_ = nullptr;
   /// Node-based, so plans (and the reasons views point into) stay put as targets are added.
   std::unordered_map<const Target*, TargetEffects> plans_;
   std::vector<Packed> packed_;
@@ -197,6 +255,7 @@ private:
   /// Reasons of unknown effects by increasing order; they view plans_ or ownedReasons_.
   std::vector<std::pair<uint32_t, std::string_view>> reasons_;
   std::deque<std::string> ownedReasons_; ///< node-specific reasons; a deque keeps them in place
+  std::vector<LayoutChange> layoutChanges_;
 };
 
 } // namespace declone

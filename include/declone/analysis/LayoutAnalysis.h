@@ -12,6 +12,11 @@
 
 namespace declone {
 
+/// Whether a tensor carries one of PyTorch's lazy view bits: the conjugate bit (`_conj`,
+/// `conj` of a complex tensor) or the negative bit (`_neg_view`, `imag` of a conjugate view).
+/// Kernels read such a tensor as conjugated or negated; a clone resolves the bit.
+enum class ViewBit : uint8_t { Clear, Set, Unknown };
+
 /// What is known of a tensor's layout. Sizes come from the annotation; strides from the
 /// annotation or, for clones, from the memory_format rules; the storage offset from the
 /// `@OFFSET` suffix or from the view op that made the value. Unknown stays unknown.
@@ -21,9 +26,21 @@ struct Layout {
   std::span<const SymExpr> sizes;
   std::optional<std::span<const SymExpr>> strides;
   std::optional<SymExpr> storageOffset;
+  /// Graph inputs carry neither bit: their annotations cannot say that they do, as they say
+  /// where they start (see DESIGN.md section 3). Ops that return fresh tensors resolve both.
+  ViewBit conj = ViewBit::Clear;
+  ViewBit neg = ViewBit::Clear;
+  /// An in-place op (t_, as_strided_, resize_, set_, an out= overload that resizes, ...) that
+  /// may change the sizes, strides or offset of `changedValue` after, or before, the
+  /// annotations were taken; `changedValue` is this value or one its offset or strides derive
+  /// from. Null when there is none. The layout above is then what the dump says, not what the
+  /// tensor is at every point: the safe mode takes it as unknown.
+  const Node* changedInPlaceBy = nullptr;
+  const Node* changedValue = nullptr;
 };
 
-/// `f32[4, 3][3, 1]cpu@0`, with `?` for what is unknown.
+/// `f32[4, 3][3, 1]cpu@0`, with `?` for what is unknown, then ` conj`/` neg` (`conj?` when
+/// unknown) and ` changed in place by NODE`.
 [[nodiscard]] std::string formatLayout(const SymContext& sym, const Layout& layout);
 
 /// Layouts are computed on first query and memoised: the passes need them only for clones,

@@ -57,6 +57,10 @@ struct TensorType {
   std::optional<SymExpr> storageOffset;
   /// As written, e.g. "cpu", "cuda:0"; empty when the annotation has no device.
   std::string_view device;
+  /// The conjugate and negative bits, when read from a live tensor (the Python importer): the
+  /// text has no syntax for them, so LayoutAnalysis infers them for what it reads.
+  std::optional<bool> conj;
+  std::optional<bool> neg;
 };
 
 /// The quoted (or bare) annotation of a placeholder or node.

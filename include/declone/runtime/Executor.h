@@ -36,6 +36,10 @@ struct Verdict {
 /// without a kernel in this libtorch, an argument it cannot convert, mismatched signatures.
 [[nodiscard]] Result<Verdict> verify(const Graph& before, const Graph& after,
                                      const VerifyOptions& options);
+/// As above, for the graphs of two modules: calls of their nested subgraphs (invoke_subgraph,
+/// wrap) run the bodies each module holds.
+[[nodiscard]] Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
+                                     const VerifyOptions& options);
 
 /// Which layout annotateFromExecution writes for a tensor that an in-place metadata op (t_,
 /// resize_, set_, ...) changes after its node: the one its node made (what meta["tensor_meta"]

@@ -133,6 +133,14 @@ public:
   /// Conservatively true if `e` is provably > 0 under the same assumptions as isNonNegative.
   [[nodiscard]] bool isPositive(SymExpr e) const;
 
+  /// A lower bound of `e` over every value its symbols can take as PyTorch sizes: a backed size
+  /// symbol (`s<N>`) is at least 2, since PyTorch specializes sizes 0 and 1; an unbacked one
+  /// (`u<N>`) at least 0; other names are unbounded. nullopt when no bound follows.
+  [[nodiscard]] std::optional<int64_t> sizeLowerBound(SymExpr e) const;
+  /// `e` with every Max or Min that those ranges settle replaced by its value: `Max(1, s0)` is
+  /// `s0` and `Max(1, (s27//2))` is `(s27//2)`, while `Max(1, u0)` stays (u0 may be 0).
+  [[nodiscard]] SymExpr simplifyForSizes(SymExpr e);
+
   [[nodiscard]] bool isSymbol(SymExpr e) const;
   /// The name of a symbol (valid as long as the context), or nullopt if `e` is not a symbol.
   [[nodiscard]] std::optional<std::string_view> symbolName(SymExpr e) const;

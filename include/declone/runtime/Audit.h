@@ -1,0 +1,48 @@
+// The alias-and-write audit: runs an op overload with libtorch on fresh random inputs of several
+// layouts and dtypes, records which results share storage with which arguments and which
+// arguments' contents changed, and reports where that contradicts what the schema declares
+// (declaredEffects, without the override table). Exposes no torch types.
+#pragma once
+
+#include "declone/analysis/EffectOverrides.h"
+#include "declone/schema/Schema.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace declone::runtime {
+
+struct OverloadAudit {
+  /// The op ran on at least one probe: its facts were compared with its schema.
+  bool exercised = false;
+  /// Why not: "no kernel in this libtorch", "no CPU kernel", "argument type Dimname", "every
+  /// probe failed: <libtorch's message>". For an exercised op whose schema has no usable alias
+  /// information (a wildcard) the effects are unknown anyway: "effects unknown by schema".
+  std::string reason;
+  /// Probes run to completion.
+  unsigned runs = 0;
+  /// What the schema does not say, as override-table entries whose origin is the first probe
+  /// that showed it; sorted and without duplicates.
+  std::vector<EffectOverride> lies;
+};
+
+struct AuditOptions {
+  /// The same seed gives the same probes and inputs.
+  uint64_t seed = 1;
+  /// Probes not to run, by ordinal (the order in which the audit tries them): ones whose kernel
+  /// crashed the process before. Kernels do not check every size (rrelu_with_noise_ writes
+  /// `noise` as if it had its input's size), and the probes try mismatched ones.
+  std::vector<unsigned> skip;
+  /// Called with each probe's ordinal before it runs: a driver notes it, to skip the probe when
+  /// the kernel crashes.
+  std::function<void(unsigned)> beforeProbe;
+};
+
+/// Audits `schema`, an overload of the built-in registry (SchemaRegistry::builtin()). Runs
+/// kernels in this process: a kernel that crashes or hangs takes the caller with it, so drivers
+/// run each overload in a child process. Turns off libtorch's error backtraces in the process.
+[[nodiscard]] OverloadAudit auditOverload(const OpSchema& schema, const AuditOptions& options);
+
+} // namespace declone::runtime

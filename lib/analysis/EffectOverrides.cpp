@@ -1,0 +1,149 @@
+// The override table of op effects: its line format and the embedded copy.
+#include "declone/analysis/EffectOverrides.h"
+
+#include "EffectOverridesText.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+
+namespace declone {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos)
+    return {};
+  size_t end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+/// Splits at " | "; the last field (the origin) keeps any further bars.
+std::vector<std::string_view> fields(std::string_view line, size_t count) {
+  std::vector<std::string_view> out;
+  while (out.size() + 1 < count) {
+    size_t bar = line.find('|');
+    if (bar == std::string_view::npos)
+      break;
+    out.push_back(trim(line.substr(0, bar)));
+    line = line.substr(bar + 1);
+  }
+  out.push_back(trim(line));
+  return out;
+}
+
+std::vector<std::string_view> words(std::string_view text) {
+  std::vector<std::string_view> out;
+  while (!(text = trim(text)).empty()) {
+    size_t end = text.find_first_of(" \t");
+    out.push_back(text.substr(0, end));
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end);
+  }
+  return out;
+}
+
+bool isName(std::string_view word) {
+  if (word.empty())
+    return false;
+  for (char c : word)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+/// `return N aliases ARG`, `writes ARG`, `writes ARG when COND`.
+bool parseCorrection(std::string_view text, EffectOverride& entry) {
+  std::vector<std::string_view> w = words(text);
+  if (w.size() == 4 && w[0] == "return" && w[2] == "aliases" && isName(w[3])) {
+    auto [end, error] = std::from_chars(w[1].data(), w[1].data() + w[1].size(), entry.returnIndex);
+    if (error != std::errc() || end != w[1].data() + w[1].size())
+      return false;
+    entry.kind = EffectOverride::Kind::ReturnAliases;
+    entry.argument = w[3];
+    return true;
+  }
+  if ((w.size() == 2 || (w.size() == 4 && w[2] == "when" && isName(w[3]))) && w[0] == "writes" &&
+      isName(w[1])) {
+    entry.kind = EffectOverride::Kind::Writes;
+    entry.argument = w[1];
+    if (w.size() == 4)
+      entry.condition = w[3];
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::string EffectOverride::correction() const {
+  if (kind == Kind::ReturnAliases)
+    return "return " + std::to_string(returnIndex) + " aliases " + argument;
+  return "writes " + argument + (condition.empty() ? "" : " when " + condition);
+}
+
+std::string_view EffectOverride::className() const {
+  return kind == Kind::ReturnAliases ? "aliasing" : "write";
+}
+
+std::string EffectOverride::toString() const {
+  return op + " | " + correction() + " | " + std::string(className()) + " | " + origin;
+}
+
+Result<std::vector<EffectOverride>> parseEffectOverrides(std::string_view text) {
+  std::vector<EffectOverride> out;
+  uint32_t lineNumber = 0;
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    std::string_view line = trim(text.substr(0, end));
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    ++lineNumber;
+    if (line.empty() || line.front() == '#')
+      continue;
+    auto fail = [&](std::string message) -> Error { return Error{message, lineNumber, 1}; };
+    std::vector<std::string_view> parts = fields(line, 4);
+    if (parts.size() != 4)
+      return fail("expected 'OP | CORRECTION | CLASS | ORIGIN'");
+    EffectOverride entry;
+    entry.op = parts[0];
+    if (entry.op.find("::") == std::string::npos || words(entry.op).size() != 1)
+      return fail("expected an operator such as aten::dropout, not '" + entry.op + "'");
+    if (!parseCorrection(parts[1], entry))
+      return fail("expected 'return N aliases ARG', 'writes ARG' or 'writes ARG when ARG', not '" +
+                  std::string(parts[1]) + "'");
+    if (parts[2] != entry.className())
+      return fail("the class of '" + entry.correction() + "' is '" +
+                  std::string(entry.className()) + "', not '" + std::string(parts[2]) + "'");
+    entry.origin = parts[3];
+    if (!entry.origin.starts_with("audit:") && !entry.handWritten())
+      return fail("the origin must start with 'audit:' or 'hand:'");
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+std::string builtinEffectOverridesText() {
+  std::string text;
+  for (std::string_view chunk : detail::effectOverrideChunks())
+    text += chunk;
+  return text;
+}
+
+std::span<const EffectOverride> builtinEffectOverrides() {
+  // The table is checked in and parsed by a test (unit.EffectOverrides); a line this build
+  // cannot read would silently drop a correction, so it stops the program instead.
+  static const std::vector<EffectOverride> table = [] {
+    Result<std::vector<EffectOverride>> parsed = parseEffectOverrides(builtinEffectOverridesText());
+    if (!parsed.ok()) {
+      std::fputs(("effect-overrides.txt:" + std::to_string(parsed.error().line) +
+                  ": error: " + parsed.error().message + "\n")
+                     .c_str(),
+                 stderr);
+      std::abort();
+    }
+    return std::move(parsed).value();
+  }();
+  return table;
+}
+
+} // namespace declone

@@ -1,0 +1,15 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu", arg1_1: "f32[16][1]cpu", arg2_1: "f32[4, 4][4, 1]cpu"):
+        mul: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)
+        t_: "f32[4, 4][1, 4]cpu" = torch.ops.aten.t_.default(mul)
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(mul, memory_format = torch.contiguous_format)
+        mul_1: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(arg1_1, 2)
+        as_strided_: "f32[4][1]cpu" = torch.ops.aten.as_strided_.default(mul_1, [4], [1], 4)
+        clone_1: "f32[4][1]cpu" = torch.ops.aten.clone.default(mul_1)
+        slice_1: "f32[2][1]cpu" = torch.ops.aten.slice.Tensor(mul_1, 0, 0, 2)
+        mul_2: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg2_1, 2)
+        clone_3: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(mul_2)
+        empty: "f32[0][1]cpu" = torch.ops.aten.empty.memory_format([0], dtype = torch.float32, device = device(type='cpu'), pin_memory = False)
+        set_: "f32[4, 4][4, 1]cpu" = torch.ops.aten.set_.source_Tensor(empty, mul_2)
+        add_: "f32[4, 4][4, 1]cpu" = torch.ops.aten.add_.Tensor(set_, 1)
+        return (clone, clone_1, slice_1, clone_3, add_)

@@ -1,0 +1,464 @@
+// declone-audit-effects: runs every op overload of the schema registry with libtorch and
+// compares what it aliases and writes with its schema (lib/runtime/Audit.cpp). It writes the
+// override table the effect model reads (`make audit`) or checks the checked-in one against
+// libtorch (the audit.sample test). Each overload runs in a child process, so that a kernel that
+// crashes or hangs on the probes' inputs costs that overload only.
+#include "declone/analysis/EffectOverrides.h"
+#include "declone/runtime/Audit.h"
+#include "declone/schema/SchemaRegistry.h"
+#include "declone/support/File.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <poll.h>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using declone::EffectOverride;
+using declone::OpSchema;
+
+constexpr const char* kUsage =
+    "usage: declone-audit-effects [--write TABLE] [--check TABLE] [--sample N] [--only OP]...\n"
+    "                             [--summary FILE] [--timeout SECONDS] [--seed N]\n"
+    "  Runs every op overload of the schema registry (libtorch's dump and the supplement) on\n"
+    "  random inputs and reports where results share storage with arguments, or arguments\n"
+    "  change, although the schema does not say so.\n"
+    "  --write TABLE   regenerate the override table TABLE (its header and hand-written lines\n"
+    "                  stay)\n"
+    "  --check TABLE   audit TABLE's overloads and every Nth other (--sample, default 40); exit 1\n"
+    "                  when libtorch and TABLE disagree\n"
+    "  --only OP       audit only these overloads (aten::dropout, aten::split.Tensor) and print\n"
+    "                  what was found\n"
+    "  --summary FILE  write the counts and every overload found lying, as Markdown\n";
+
+struct Outcome {
+  std::string name;
+  bool exercised = false;
+  std::string reason;
+  unsigned runs = 0;
+  unsigned skipped = 0; ///< probes that crashed or hung, skipped in a rerun
+  std::vector<EffectOverride> lies;
+};
+
+/// Every overload of the built-in registry, by full name (a later source replaces an earlier one).
+std::map<std::string, const OpSchema*> registryOverloads() {
+  std::map<std::string, const OpSchema*> out;
+  const declone::SchemaRegistry& registry = declone::SchemaRegistry::builtin();
+  for (const declone::SchemaRegistry::Source& source : declone::SchemaRegistry::builtinSources()) {
+    std::istringstream lines(source.text);
+    std::string line;
+    while (std::getline(lines, line)) {
+      size_t start = line.find_first_not_of(" \t");
+      if (start == std::string::npos || line[start] == '#')
+        continue;
+      declone::Result<OpSchema> parsed = declone::parseSchema(line);
+      if (!parsed.ok())
+        continue; // the registry reports its own bad lines
+      if (const OpSchema* schema =
+              registry.lookup(parsed->opNamespace, parsed->name, parsed->overload))
+        out[schema->fullName()] = schema;
+    }
+  }
+  return out;
+}
+
+std::string serialize(const declone::runtime::OverloadAudit& audit) {
+  std::string out = std::string(audit.exercised ? "exercised" : "not") + "\t" +
+                    std::to_string(audit.runs) + "\t" + audit.reason + "\n";
+  for (const EffectOverride& lie : audit.lies)
+    out += lie.toString() + "\n";
+  return out;
+}
+
+bool writeAll(int fd, const std::string& text) {
+  for (size_t written = 0; written < text.size();) {
+    ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n <= 0)
+      return false;
+    written += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+/// One child process's run of the audit of an overload.
+struct ChildRun {
+  bool finished = false;             ///< the child reported a result (in `report`)
+  std::string failure;               ///< else: "timed out", "crashed (Aborted)"
+  std::optional<unsigned> lastProbe; ///< the probe it was running when it stopped
+  std::string report;
+};
+
+/// Audits one overload in a child process, which reports on a pipe: `probe N` before each probe,
+/// then the result.
+ChildRun runChild(const OpSchema& schema, const declone::runtime::AuditOptions& options,
+                  int timeoutSeconds) {
+  ChildRun run;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    run.failure = std::string("pipe failed: ") + std::strerror(errno);
+    return run;
+  }
+  std::fflush(nullptr);
+  pid_t child = fork();
+  if (child < 0) {
+    run.failure = std::string("fork failed: ") + std::strerror(errno);
+    return run;
+  }
+  if (child == 0) {
+    close(fds[0]);
+    // glibc reports the heap corruption of kernels that write out of bounds on stderr; the
+    // parent reports the crash.
+    if (int null = open("/dev/null", O_WRONLY); null >= 0)
+      dup2(null, STDERR_FILENO);
+    declone::runtime::AuditOptions childOptions = options;
+    childOptions.beforeProbe = [&](unsigned ordinal) {
+      if (!writeAll(fds[1], "probe " + std::to_string(ordinal) + "\n"))
+        _exit(3);
+    };
+    std::string report = serialize(declone::runtime::auditOverload(schema, childOptions));
+    _exit(writeAll(fds[1], "result\n" + report) ? 0 : 3);
+  }
+  close(fds[1]);
+  std::string output;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+  bool timedOut = false;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    if (left <= 0) {
+      timedOut = true;
+      break;
+    }
+    pollfd poll{fds[0], POLLIN, 0};
+    if (::poll(&poll, 1, static_cast<int>(left)) <= 0)
+      continue;
+    char buffer[4096];
+    ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n <= 0)
+      break;
+    output.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  if (timedOut)
+    kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  size_t result = output.find("result\n");
+  if (!timedOut && WIFEXITED(status) && WEXITSTATUS(status) == 0 && result != std::string::npos) {
+    run.finished = true;
+    run.report = output.substr(result + 7);
+    return run;
+  }
+  run.failure = timedOut              ? "timed out"
+                : WIFSIGNALED(status) ? "crashed (" + std::string(strsignal(WTERMSIG(status))) + ")"
+                                      : "the audit failed";
+  size_t last = output.rfind("probe ");
+  if (last != std::string::npos)
+    run.lastProbe = static_cast<unsigned>(std::stoul(output.substr(last + 6)));
+  return run;
+}
+
+/// Audits one overload in child processes: a probe that crashes or hangs is skipped in a rerun.
+Outcome auditInChild(const std::string& name, const OpSchema& schema, uint64_t seed,
+                     int timeoutSeconds) {
+  Outcome outcome;
+  outcome.name = name;
+  declone::runtime::AuditOptions options;
+  options.seed = seed;
+  ChildRun run;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    run = runChild(schema, options, timeoutSeconds);
+    if (run.finished || !run.lastProbe)
+      break;
+    options.skip.push_back(*run.lastProbe);
+  }
+  if (!run.finished) {
+    outcome.reason = run.failure;
+    return outcome;
+  }
+  outcome.skipped = static_cast<unsigned>(options.skip.size());
+  const std::string& report = run.report;
+  size_t end = report.find('\n');
+  std::string head = report.substr(0, end);
+  size_t tab1 = head.find('\t'), tab2 = head.find('\t', tab1 + 1);
+  outcome.exercised = head.substr(0, tab1) == "exercised";
+  outcome.runs = static_cast<unsigned>(std::stoul(head.substr(tab1 + 1, tab2 - tab1 - 1)));
+  outcome.reason = head.substr(tab2 + 1);
+  declone::Result<std::vector<EffectOverride>> lies =
+      declone::parseEffectOverrides(report.substr(end + 1));
+  if (!lies.ok()) {
+    outcome.exercised = false;
+    outcome.reason = "unreadable report: " + lies.error().message;
+    return outcome;
+  }
+  outcome.lies = std::move(lies).value();
+  return outcome;
+}
+
+/// Replaces `path` by `text` atomically (a temporary file renamed into place).
+bool writeFile(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out << text;
+    if (!out.flush())
+      return false;
+  }
+  return std::rename(temporary.c_str(), path.c_str()) == 0;
+}
+
+/// The table's leading comment block: kept as the header when the table is regenerated.
+std::string tableHeader(const std::string& text) {
+  std::string header;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line) && (line.empty() || line[0] == '#'))
+    header += line + "\n";
+  return header;
+}
+
+std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
+                      const std::vector<EffectOverride>& table, const std::string& command) {
+  size_t exercised = 0, withSkipped = 0, unknownBySchema = 0;
+  std::map<std::string, size_t> notExercised;
+  std::vector<std::string> crashed;
+  std::map<std::string, std::vector<const EffectOverride*>> byClass;
+  for (const Outcome& outcome : outcomes) {
+    withSkipped += outcome.exercised && outcome.skipped;
+    unknownBySchema += outcome.exercised && !outcome.reason.empty();
+    if (outcome.exercised)
+      ++exercised;
+    else
+      ++notExercised[outcome.reason];
+    if (!outcome.exercised &&
+        (outcome.reason.starts_with("crashed") || outcome.reason == "timed out"))
+      crashed.push_back("`" + outcome.name + "` (" + outcome.reason + ")");
+    for (const EffectOverride& lie : outcome.lies)
+      byClass[std::string(lie.className())].push_back(&lie);
+  }
+  std::ostringstream out;
+  out << "# Effect audit\n\n"
+      << "Written by `" << command << "` (declone-audit-effects, `make audit`): every op overload "
+      << "of the schema registry run with libtorch on random inputs (several shapes, dtypes, "
+      << "contiguous / transposed / offset layouts, each bool argument and `p` varied), what it "
+      << "aliased and wrote compared with its schema.\n\n"
+      << "| overloads | count |\n|---|---:|\n"
+      << "| in the registry | " << registrySize << " |\n"
+      << "| audited | " << outcomes.size() << " |\n"
+      << "| exercised | " << exercised << " |\n"
+      << "| exercised, some probes skipped (they crashed or hung) | " << withSkipped << " |\n"
+      << "| exercised, effects unknown by schema (a wildcard) | " << unknownBySchema << " |\n";
+  for (const auto& [reason, count] : notExercised)
+    out << "| not exercised: " << reason << " | " << count << " |\n";
+  for (const char* cls : {"aliasing", "write"}) {
+    const std::vector<const EffectOverride*>& lies = byClass[cls];
+    std::set<std::string> ops;
+    for (const EffectOverride* lie : lies)
+      ops.insert(lie->op);
+    out << "\n## "
+        << (std::string(cls) == "aliasing" ? "Class 1: results that alias arguments"
+                                           : "Class 2: undeclared writes")
+        << " (" << ops.size() << " overloads)\n\n";
+    for (const EffectOverride* lie : lies)
+      out << "- `" << lie->op << "`: " << lie->correction() << "\n";
+  }
+  out << "\n## Written by hand: ops the audit cannot run here\n\n";
+  for (const EffectOverride& entry : table)
+    if (entry.handWritten())
+      out << "- `" << entry.op << "`: " << entry.correction() << " (" << entry.className() << "; "
+          << entry.origin.substr(6) << ")\n";
+  if (!crashed.empty()) {
+    out << "\n## Not exercised: the kernel crashed or hung on every attempt\n\n";
+    for (const std::string& name : crashed)
+      out << "- " << name << "\n";
+  }
+  return out.str();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string writeTable, checkTable, summaryFile;
+  std::vector<std::string> only;
+  size_t sample = 40;
+  int timeout = 10;
+  uint64_t seed = 1;
+  std::string command = "declone-audit-effects";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    command += " " + arg;
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "declone-audit-effects: %s needs a value\n%s", arg.c_str(), kUsage);
+        std::exit(2);
+      }
+      command += " " + std::string(argv[i + 1]);
+      return argv[++i];
+    };
+    try {
+      if (arg == "--write")
+        writeTable = value();
+      else if (arg == "--check")
+        checkTable = value();
+      else if (arg == "--summary")
+        summaryFile = value();
+      else if (arg == "--only")
+        only.push_back(value());
+      else if (arg == "--sample")
+        sample = std::max<size_t>(1, std::stoul(value()));
+      else if (arg == "--timeout")
+        timeout = std::max(1, std::stoi(value()));
+      else if (arg == "--seed")
+        seed = std::stoull(value());
+      else if (arg == "--help" || arg == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else {
+        std::fprintf(stderr, "declone-audit-effects: unknown argument '%s'\n%s", arg.c_str(),
+                     kUsage);
+        return 2;
+      }
+    } catch (const std::exception&) {
+      std::fprintf(stderr, "declone-audit-effects: bad number for %s\n", arg.c_str());
+      return 2;
+    }
+  }
+  if (!writeTable.empty() && !checkTable.empty()) {
+    std::fprintf(stderr, "declone-audit-effects: --write and --check exclude each other\n");
+    return 2;
+  }
+
+  std::map<std::string, const OpSchema*> overloads = registryOverloads();
+  std::string tableText;
+  std::vector<EffectOverride> table;
+  if (const std::string& path = !writeTable.empty() ? writeTable : checkTable; !path.empty()) {
+    declone::Result<std::string> text = declone::readFile(path);
+    if (!text.ok()) {
+      std::fprintf(stderr, "%s\n", text.error().format(path).c_str());
+      return 2;
+    }
+    tableText = *text;
+    declone::Result<std::vector<EffectOverride>> parsed = declone::parseEffectOverrides(tableText);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "%s\n", parsed.error().format(path).c_str());
+      return 2;
+    }
+    table = std::move(parsed).value();
+  }
+
+  // What to audit: --only's overloads; for --check, the table's and a deterministic sample.
+  std::vector<std::string> selected;
+  if (!only.empty()) {
+    for (const std::string& name : only) {
+      if (!overloads.count(name)) {
+        std::fprintf(stderr, "declone-audit-effects: no overload '%s' in the registry\n",
+                     name.c_str());
+        return 2;
+      }
+      selected.push_back(name);
+    }
+  } else if (!checkTable.empty()) {
+    std::set<std::string> inTable;
+    for (const EffectOverride& entry : table)
+      if (!entry.handWritten())
+        inTable.insert(entry.op);
+    size_t index = 0;
+    for (const auto& [name, schema] : overloads)
+      if (inTable.count(name) || index++ % sample == 0)
+        selected.push_back(name);
+  } else {
+    for (const auto& [name, schema] : overloads)
+      selected.push_back(name);
+  }
+
+  std::vector<Outcome> outcomes;
+  for (const std::string& name : selected) {
+    outcomes.push_back(auditInChild(name, *overloads.at(name), seed, timeout));
+    const Outcome& outcome = outcomes.back();
+    if (outcomes.size() % 500 == 0)
+      std::fprintf(stderr, "declone-audit-effects: %zu of %zu overloads audited\n", outcomes.size(),
+                   selected.size());
+    if (!only.empty()) {
+      std::printf("%s: %s (%u probes, %u skipped)%s%s\n", name.c_str(),
+                  outcome.exercised ? "exercised" : "not exercised", outcome.runs, outcome.skipped,
+                  outcome.reason.empty() ? "" : ": ", outcome.reason.c_str());
+      for (const EffectOverride& lie : outcome.lies)
+        std::printf("  %s\n", lie.toString().c_str());
+    }
+  }
+
+  std::string summary = summarize(outcomes, overloads.size(), table, command);
+  if (only.empty())
+    std::fputs(summary.c_str(), stdout);
+  if (!summaryFile.empty() && !writeFile(summaryFile, summary)) {
+    std::fprintf(stderr, "declone-audit-effects: cannot write %s\n", summaryFile.c_str());
+    return 2;
+  }
+
+  if (!writeTable.empty()) {
+    std::vector<EffectOverride> entries;
+    for (const EffectOverride& entry : table)
+      if (entry.handWritten())
+        entries.push_back(entry);
+    for (const Outcome& outcome : outcomes)
+      entries.insert(entries.end(), outcome.lies.begin(), outcome.lies.end());
+    std::stable_sort(
+        entries.begin(), entries.end(),
+        [](const EffectOverride& a, const EffectOverride& b) { return a.key() < b.key(); });
+    std::string text = tableHeader(tableText);
+    for (const EffectOverride& entry : entries)
+      text += entry.toString() + "\n";
+    if (!writeFile(writeTable, text)) {
+      std::fprintf(stderr, "declone-audit-effects: cannot write %s\n", writeTable.c_str());
+      return 2;
+    }
+  }
+
+  if (!checkTable.empty()) {
+    // Every audited entry must still be confirmed, and every lie found must be in the table.
+    std::map<std::string, const Outcome*> audited;
+    for (const Outcome& outcome : outcomes)
+      audited[outcome.name] = &outcome;
+    std::set<std::string> tableKeys, found;
+    for (const EffectOverride& entry : table)
+      tableKeys.insert(entry.key());
+    for (const Outcome& outcome : outcomes)
+      for (const EffectOverride& lie : outcome.lies)
+        found.insert(lie.key());
+    size_t disagreements = 0;
+    for (const EffectOverride& entry : table) {
+      if (entry.handWritten() || found.count(entry.key()))
+        continue;
+      const Outcome* outcome = audited.at(entry.op);
+      std::printf("not confirmed by libtorch: %s%s%s\n", entry.toString().c_str(),
+                  outcome->exercised ? "" : " (not exercised: ",
+                  outcome->exercised ? "" : (outcome->reason + ")").c_str());
+      ++disagreements;
+    }
+    for (const Outcome& outcome : outcomes)
+      for (const EffectOverride& lie : outcome.lies)
+        if (!tableKeys.count(lie.key())) {
+          std::printf("not in the table: %s\n", lie.toString().c_str());
+          ++disagreements;
+        }
+    std::printf("%zu overloads audited, %zu disagreements with %s\n", outcomes.size(),
+                disagreements, checkTable.c_str());
+    return disagreements ? 1 : 0;
+  }
+  return 0;
+}
