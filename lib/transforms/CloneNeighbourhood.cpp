@@ -74,8 +74,11 @@ public:
         // Every aten.clone, whatever its overload: LayoutAnalysis looks at all of them.
         if (source_.target(node)->isOp("aten", "clone")) {
           join(node);
-          if (std::optional<uint32_t> source = firstArgumentNode(argumentsOf(node)))
+          layoutSeeds_.push_back(node);
+          if (std::optional<uint32_t> source = firstArgumentNode(argumentsOf(node))) {
             join(*source);
+            layoutSeeds_.push_back(*source);
+          }
         }
         break;
       case Node::Kind::GetAttr:
@@ -116,6 +119,7 @@ public:
           joinElementsOutOfRange(user);
       }
     }
+    importLayoutInputs();
     // What the imported nodes refer to must exist; what is not imported stands in, except the
     // container of a getitem, whose effects say what the element is. Containers come before
     // their getitems, so a backward walk reaches a container after making it imported.
@@ -137,6 +141,58 @@ public:
   }
 
 private:
+  /// The pass compares the layouts of the clones and their sources, and LayoutAnalysis works
+  /// out what an annotation leaves out (strides, offset, the conj and neg bits) from the
+  /// layouts of the values a node is made from: a view's base, an indexed tensor, the argument
+  /// an auto_functionalized copy is made of (an `_all_bases` entry), an out= argument; and a
+  /// layout changes with a later in-place metadata op (t_, set_, as_strided_, a resizing out=).
+  /// A stand-in has no annotation, so every value those layouts may be worked out from is
+  /// imported: every node the clones and sources are made from, transitively, with the ops
+  /// that may change one's layout in place (and the elements they return, whose sizes tell
+  /// whether an out= resized) and what those are made from.
+  void importLayoutInputs() {
+    std::vector<bool> needed(source_.size(), false);
+    std::vector<uint32_t> stack = std::move(layoutSeeds_);
+    std::vector<uint32_t> users;
+    std::vector<uint32_t> elements;
+    while (!stack.empty()) {
+      uint32_t node = stack.back();
+      stack.pop_back();
+      if (needed[node])
+        continue;
+      needed[node] = true;
+      roles_[node] = NeighbourhoodRole::Imported;
+      if (source_.kind(node) == Node::Kind::Call)
+        argumentsOf(node).forEachNode([&](uint32_t argument) { stack.push_back(argument); });
+      source_.users(node, users);
+      for (uint32_t user : users) {
+        if (!mayChangeLayouts(user))
+          continue;
+        stack.push_back(user);
+        source_.users(user, elements);
+        for (uint32_t element : elements)
+          if (isGetItem(element))
+            roles_[element] = NeighbourhoodRole::Imported;
+      }
+    }
+  }
+
+  /// The call may change the sizes, strides or offset of an argument in place (TargetEffects'
+  /// kChangesLayout and kResizesOut), or its effects are unknown.
+  bool mayChangeLayouts(uint32_t node) {
+    if (source_.kind(node) != Node::Kind::Call || isGetItem(node))
+      return false;
+    const AliasPlan& plan = planOf(source_.target(node));
+    if (plan.effects.action == TargetEffects::Action::FunctionalHigherOrder)
+      return false;
+    if (plan.effects.action != TargetEffects::Action::Schema)
+      return true;
+    return std::any_of(
+        plan.effects.argumentFlags.begin(), plan.effects.argumentFlags.end(), [](uint8_t flags) {
+          return (flags & (TargetEffects::kChangesLayout | TargetEffects::kResizesOut)) != 0;
+        });
+  }
+
   void join(uint32_t node) {
     if (member_[node])
       return;
@@ -394,6 +450,7 @@ private:
   std::vector<NeighbourhoodRole> roles_;
   std::vector<bool> member_; ///< may share storage with a clone or a clone's source
   std::vector<uint32_t> worklist_;
+  std::vector<uint32_t> layoutSeeds_; ///< the clones and their sources
   static constexpr uint32_t kNotRead = UINT32_MAX;
   std::vector<uint32_t> argumentsSlot_; ///< by node: its place in arguments_, or kNotRead
   std::deque<Arguments> arguments_;     ///< a deque: references to read ones stay valid

@@ -235,6 +235,7 @@ struct Totals {
   std::map<std::string, size_t> ops;
   /// Graphs the neighbourhood property applied to, their nodes and those the selection kept.
   size_t neighbourhoodGraphs = 0, neighbourhoodNodes = 0, neighbourhoodKept = 0;
+  size_t neighbourhoodFailures = 0; ///< counted with --keep-going
 };
 
 void reportSafeFailure(uint64_t seed, const std::vector<bool>& donated, std::string_view text,
@@ -453,6 +454,8 @@ void printSummary(const Totals& totals, const Config& config) {
   if (totals.neighbourhoodNodes)
     std::printf("  %-50s %7.1f%%\n", "of their nodes, kept in the neighbourhood",
                 100.0 * double(totals.neighbourhoodKept) / double(totals.neighbourhoodNodes));
+  if (totals.neighbourhoodFailures)
+    std::printf("%-52s %8zu\n", "neighbourhood failures", totals.neighbourhoodFailures);
   printTable("safe failures", totals.safe, false);
   printTable("vllm failures", totals.vllm, true);
   if (config.coverage) {
@@ -664,7 +667,9 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(seed),
                     mode == CloneEliminationMode::Safe ? "safe" : "vllm",
                     donatedText(donated).c_str(), neighbourhood.difference.c_str(), text->c_str());
-        return 1;
+        if (!config.keepGoing)
+          return 1;
+        ++totals.neighbourhoodFailures;
       }
       if (neighbourhood.checked && mode == CloneEliminationMode::Safe) {
         ++totals.neighbourhoodGraphs;
@@ -746,5 +751,5 @@ int main(int argc, char** argv) {
   printSummary(totals, config);
   std::printf("(%.1f s)\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  return totals.safe.total ? 1 : 0;
+  return totals.safe.total || totals.neighbourhoodFailures ? 1 : 0;
 }

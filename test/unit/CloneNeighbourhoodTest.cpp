@@ -344,6 +344,58 @@ const ClosureCase kClosureCases[] = {
 )",
      "<graph>:4: remark: clone 'clone' kept [clone-read-after-source-write]: add_ (line 7) "
      "writes getitem after the clone, then clone is returned"},
+    // The LayoutInputs cases (found by declone_property_test, seeds 2615 and 4238): what
+    // LayoutAnalysis works a clone's or source's layout out from must be imported, not stand in
+    // without an annotation.
+    {"FunctionalizedCopyTakesTheStridesOfItsArgument",
+     "auto_functionalized's copy of `out` keeps arg0_1's strides; getitem's annotation states "
+     "none, so its layout is arg0_1's, which the neighbourhood must import.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cpu", arg1_1: "f32[2, 1, 1, 5][5, 5, 5, 1]cpu"):
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.silu_and_mul.default, out = arg0_1, input = arg1_1)
+        getitem: "f32[4]cpu" = auto_functionalized[-1]
+        clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem, memory_format = torch.preserve_format)
+        return (clone,)
+)",
+     "<graph>:5: remark: clone 'clone' removed"},
+    {"FunctionalizedV2CopyTakesTheStridesOfItsBaseTwoStepsAway",
+     "auto_functionalized_v2 copies its bases: getitem_1's strides are getitem's, which are "
+     "arg0_1's (getitem's annotation states none either), two steps away from the clone.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 4][1, 8]cpu", arg1_1: "f32[8, 8][8, 1]cpu"):
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.silu_and_mul.default, out = arg0_1, input = arg1_1)
+        getitem: "f32[8, 4]cpu" = auto_functionalized[1]
+        auto_functionalized_v2 = torch.ops.higher_order.auto_functionalized_v2(torch.ops._C.silu_and_mul.default, input = arg1_1, _out_base_index = 0, _all_bases = [getitem])
+        getitem_1: "f32[8, 4]cpu" = auto_functionalized_v2[1]
+        clone: "f32[8, 4][1, 8]cpu" = torch.ops.aten.clone.default(getitem_1, memory_format = torch.preserve_format)
+        return (clone,)
+)",
+     "<graph>:7: remark: clone 'clone' removed"},
+    {"FunctionalizedCopyKeepsACloneInVllmMode",
+     "vLLM's rule compares the layouts too: getitem is a copy of arg0_1, strided [4, 1], so the "
+     "contiguous clone changes the layout and is kept; a neighbourhood without arg0_1's "
+     "annotation would remove it in vllm mode.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[3, 2][4, 1]cpu", arg1_1: "f32[3, 2][2, 1]cpu"):
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.silu_and_mul.default, out = arg0_1, input = arg1_1)
+        getitem: "f32[3, 2]cpu" = auto_functionalized[1]
+        clone: "f32[3, 2][2, 1]cpu" = torch.ops.aten.clone.default(getitem, memory_format = torch.contiguous_format)
+        return (clone, getitem)
+)",
+     "<graph>:5: remark: clone 'clone' kept [layout-changed]: strides [2, 1] != [4, 1]"},
+    {"LayoutChangedInPlaceLaterIsSeen",
+     "t_ changes arg0_1's layout in place after the copy: the copy's layout (and so getitem's) "
+     "can no longer be trusted, which only an import of t_ tells.",
+     R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 4][4, 1]cpu", arg1_1: "f32[4, 4][4, 1]cpu"):
+        auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.silu_and_mul.default, out = arg0_1, input = arg1_1)
+        getitem: "f32[4, 4]cpu" = auto_functionalized[1]
+        clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(getitem, memory_format = torch.preserve_format)
+        t_: "f32[4, 4][1, 4]cpu" = torch.ops.aten.t_.default(arg0_1)
+        return (clone, t_)
+)",
+     "<graph>:5: remark: clone 'clone' kept [layout-unknown]: the layout of getitem derives from "
+     "arg0_1, whose layout t_ (line 6) changes in place"},
 };
 
 void PrintTo(const ClosureCase& closure, std::ostream* out) {

@@ -75,11 +75,15 @@ enum class NeighbourhoodRole : uint8_t {
 ///   effects; every node that references such a value (so every read, write and return of
 ///   those storages).
 /// - Vllm: the clones, their sources and their direct users, which is all vLLM's rules look at.
-/// In both, the output, every placeholder, the containers that imported getitems take apart,
-/// and stand-ins for the other values imported nodes refer to.
+/// In both, every value the clones and sources are made from, transitively (LayoutAnalysis
+/// works out what their annotations leave out from those: an auto_functionalized copy's
+/// argument, a view's base, an out= argument), with the ops that may change one of their layouts
+/// in place (kChangesLayout, kResizesOut, unknown effects) and those ops' elements; the output,
+/// every placeholder, the containers that imported getitems take apart, and stand-ins for the
+/// other values imported nodes refer to.
 /// The pass in `mode` decides on the graph of these nodes, in program order with the same
 /// lines, exactly as on the whole graph, provided the layout of each annotated clone and source
-/// is stated in full (with a storage offset): an inferred layout would look at nodes left out.
+/// is stated in full (with a storage offset): an inferred offset would look at nodes left out.
 [[nodiscard]] std::vector<NeighbourhoodRole> selectCloneNeighbourhood(NeighbourhoodSource& source,
                                                                       const SchemaRegistry& schemas,
                                                                       CloneEliminationMode mode);
