@@ -253,7 +253,9 @@ bool Generator::genFunctionalizedMultiReturn() {
       const Value& argument = values_[statistics[element - 2]];
       copy.sizes = {1};
       copy.layout = argument.layout;
-      copy.exact = true;
+      // The copy has the argument's strides, as far as the model knows them: a size-1 dim's
+      // stride is known only where the argument's is.
+      copy.exact = argument.exact;
       copy.storage = newStorage(argument.layout->offset + 1);
     }
     addValue(std::move(copy));

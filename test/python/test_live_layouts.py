@@ -53,7 +53,10 @@ def test_clone_kept_when_a_later_inplace_op_restrides_it():
         before = run(gm, inputs)
         remarks = declone.fx.eliminate_clones(gm.graph, donated_input_ids=(0,))
         decisions = {r.node: (r.decision, r.reason) for r in remarks}
-        assert decisions["clone"] == ("kept", "layout-changed"), (mode, decisions)
+        # t_ changes the clone's layout in place, so the safe mode trusts no annotation of it
+        # (layout-unknown); where the layout is still compared, it differs (layout-changed).
+        assert decisions["clone"][0] == "kept", (mode, decisions)
+        assert decisions["clone"][1] in ("layout-unknown", "layout-changed"), (mode, decisions)
         assert clone_names(gm) == ["clone"]
         after = run(recompile(gm), inputs)
         assert compare_runs(before, after, donated=(0,)) == []
