@@ -71,6 +71,11 @@ private:
                std::span<const KwArg> kwargs, c10::IValue& result);
   Status runAutoFunctionalized(const Node* node, c10::IValue& result);
   Status runAutoFunctionalizedV2(const Node* node, c10::IValue& result);
+  /// Calls op on `stack` and makes the tuple both auto_functionalized ops return: op's results,
+  /// then `mutated`.
+  Status callFunctionalized(const Node* node, const Target& target, const c10::OperatorHandle& op,
+                            torch::jit::Stack& stack, std::vector<c10::IValue> mutated,
+                            c10::IValue& result);
   Result<c10::IValue> regenerateView(const std::string& prefix, std::span<const at::Tensor> bases);
   Result<std::vector<int64_t>> intList(const Arg& arg);
   Status runFunction(const Node* node, c10::IValue& result);
@@ -332,13 +337,19 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
     }
     stack.push_back(std::move(converted));
   }
+  return callFunctionalized(node, target, *op, stack, std::move(mutated), result);
+}
+
+Status Executor::callFunctionalized(const Node* node, const Target& target,
+                                    const c10::OperatorHandle& op, torch::jit::Stack& stack,
+                                    std::vector<c10::IValue> mutated, c10::IValue& result) {
   try {
-    op->callBoxed(&stack);
+    op.callBoxed(&stack);
   } catch (const std::exception& error) {
     std::string message = error.what();
     return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
   }
-  // As PyTorch's auto_functionalized: (*outs, *mutated) when the op returns several values,
+  // As PyTorch's auto_functionalized(_v2): (*outs, *mutated) when the op returns several values,
   // (out, *mutated) when it returns one, and (None, *mutated) when it returns none.
   std::vector<c10::IValue> elements;
   if (stack.empty())
@@ -592,21 +603,8 @@ Status Executor::runAutoFunctionalizedV2(const Node* node, c10::IValue& result) 
       return converted.error();
     stack.push_back(std::move(converted).value());
   }
-  try {
-    op->callBoxed(&stack);
-  } catch (const std::exception& error) {
-    std::string message = error.what();
-    return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
-  }
-  std::vector<c10::IValue> elements;
-  if (stack.empty())
-    elements.emplace_back();
-  for (c10::IValue& value : stack)
-    elements.push_back(std::move(value));
-  for (at::Tensor& base : bases)
-    elements.emplace_back(std::move(base));
-  result = c10::ivalue::Tuple::create(std::move(elements));
-  return ok();
+  std::vector<c10::IValue> mutated(bases.begin(), bases.end());
+  return callFunctionalized(node, target, *op, stack, std::move(mutated), result);
 }
 
 Status Executor::runFunction(const Node* node, c10::IValue& result) {
