@@ -596,7 +596,10 @@ LayoutAnalysis::Impl::ViewKind LayoutAnalysis::Impl::viewKind(const Target& targ
 }
 
 std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const {
-  if (node->target()->kind != Target::Kind::Op || node->target()->opNamespace != "aten" ||
+  const Target& target = *node->target();
+  // prims.as_strided is the one prims view whose offset is an argument (the others' are unknown).
+  bool primsAsStrided = target.opNamespace == "prims" && target.opName == "as_strided";
+  if (target.kind != Target::Kind::Op || (target.opNamespace != "aten" && !primsAsStrided) ||
       node->args().empty() || !node->args()[0].isNode())
     return std::nullopt;
   const Layout* input = this->input(node->args()[0].node());
@@ -609,8 +612,13 @@ std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const 
     return base;
   if (kind == ViewKind::MaybeView)
     return base == SymExpr::constant(0) ? std::optional<SymExpr>(base) : std::nullopt;
-  if (name == "as_strided")
-    return intArgument(node, 3, "storage_offset", std::nullopt).value_or(base);
+  if (name == "as_strided") {
+    // An absent or None storage_offset keeps the input's; one that cannot be read is unknown.
+    const Arg* offset = node->args().size() > 3 ? &node->args()[3] : node->kwarg("storage_offset");
+    if (!offset || offset->kind == ArgKind::None)
+      return base;
+    return intArgument(node, 3, "storage_offset", std::nullopt);
+  }
 
   // Views that start `start` elements into dimension `dim`.
   std::optional<SymExpr> dim, start;

@@ -289,7 +289,7 @@ bool Generator::genMetadataInPlace() {
       a = 0;
       b = 1;
     } else {
-      op = rng_.chance(0.8) ? "transpose_" : "swapaxes_";
+      op = rng_.chance(0.7) ? "transpose_" : rng_.chance(0.5) ? "swapaxes_" : "swapdims_";
       args = ", " + dimText(a, rank) + ", " + dimText(b, rank);
     }
     std::swap(shape[a], shape[b]);
@@ -311,7 +311,9 @@ bool Generator::genMetadataInPlace() {
     break;
   }
   case 2: { // squeeze_.dim of a size-1 dim (or of another: a no-op)
-    if (rank < 2)
+    // libtorch 1.13 runs squeeze_.dim of a tensor with the conjugate or negative bit through the
+    // math-bit fallback, which resizes it to contiguous strides (and rewrites its storage).
+    if (rank < 2 || input.conj || input.neg)
       return false;
     size_t d = rng_.below(rank);
     op = "squeeze_";
@@ -340,6 +342,14 @@ bool Generator::genMetadataInPlace() {
     }
     op = "resize_";
     args = ", " + listText(shape);
+    // resize_as_ is resize_ to another tensor's sizes (the strides of the same sizes kept too).
+    if (std::optional<size_t> like = pick(
+            [&](size_t v) { return values_[v].sizes == shape && v != *target; },
+            [](size_t) { return 1.0; });
+        like && rng_.chance(0.5)) {
+      op = "resize_as_";
+      args = ", " + values_[*like].name;
+    }
     break;
   }
   case 5: { // as_strided_, inside a storage the graph allocated
