@@ -849,15 +849,39 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
 
 bool EffectAnalysis::Builder::analyzeSubgraphCall(const Node* node, Scratch& effects) {
   // invoke_subgraph(body, identifier, *operands) and wrap(body, *operands) call the body on
-  // the operands, which are its placeholders in order.
+  // the operands, which are its placeholders in order; cond(pred, true_body, false_body,
+  // (operands...)) calls one of two bodies, so it does what either may.
   std::string_view name = node->target()->opName;
-  size_t first = name == "invoke_subgraph" ? 2 : name == "wrap" ? 1 : 0;
   std::span<const Arg> args = node->args();
-  if (first == 0 || args.size() < first || !node->kwargs().empty() || !args[0].isNode() ||
-      args[0].node()->kind() != Node::Kind::GetAttr)
+  auto body = [&](size_t index) -> const SubgraphSummary* {
+    if (index >= args.size() || !args[index].isNode() ||
+        args[index].node()->kind() != Node::Kind::GetAttr)
+      return nullptr;
+    return result_.subgraphs_->find(args[index].node()->attribute());
+  };
+  if (!node->kwargs().empty())
     return false;
-  const SubgraphSummary* summary = result_.subgraphs_->find(args[0].node()->attribute());
-  std::span<const Arg> operands = args.subspan(first);
+  const SubgraphSummary* summary = nullptr;
+  SubgraphSummary either;
+  std::span<const Arg> operands;
+  if (name == "invoke_subgraph" || name == "wrap") {
+    size_t first = name == "invoke_subgraph" ? 2 : 1;
+    summary = body(0);
+    if (args.size() >= first)
+      operands = args.subspan(first);
+  } else if (name == "cond" && args.size() == 4 && args[3].isSequence()) {
+    const SubgraphSummary* whenTrue = body(1);
+    const SubgraphSummary* whenFalse = body(2);
+    if (whenTrue && whenFalse) {
+      either = joinSummaries(*whenTrue, *whenFalse);
+      summary = &either;
+    }
+    operands = args[3].children();
+    args[0].forEachNode([&](Node* predicate) {
+      if (result_.isTensor(predicate))
+        addAccess(effects, predicate, false);
+    });
+  }
   if (!summary || operands.size() != summary->writesInput.size())
     return false;
   if (!summary->known) {

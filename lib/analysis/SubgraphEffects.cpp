@@ -98,4 +98,29 @@ SubgraphSummary summarizeSubgraph(const GraphModule& body, const SchemaRegistry&
   return summary;
 }
 
+SubgraphSummary joinSummaries(const SubgraphSummary& a, const SubgraphSummary& b) {
+  if (!a.known)
+    return a;
+  if (!b.known)
+    return b;
+  SubgraphSummary joined;
+  if (a.writesInput.size() != b.writesInput.size() || a.tupleOutput != b.tupleOutput ||
+      a.outputs.size() != b.outputs.size()) {
+    joined.known = false;
+    joined.unknownReason = "the two bodies take or return different numbers of values";
+    return joined;
+  }
+  joined.tupleOutput = a.tupleOutput;
+  for (size_t i = 0; i < a.writesInput.size(); ++i)
+    joined.writesInput.push_back(a.writesInput[i] || b.writesInput[i]);
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    const SubgraphSummary::Output& x = a.outputs[i];
+    const SubgraphSummary::Output& y = b.outputs[i];
+    bool same = x.kind == y.kind &&
+                (x.kind != SubgraphSummary::Output::Kind::AliasesInput || x.input == y.input);
+    joined.outputs.push_back(same ? x : SubgraphSummary::Output{});
+  }
+  return joined;
+}
+
 } // namespace declone

@@ -30,6 +30,39 @@ std::optional<c10::OperatorHandle> findOperator(const Target& target) {
   return *handle;
 }
 
+/// What a kernel that indexes tensor arguments without checking their sizes needs of them, or
+/// an empty string: the fused observer ops read and write element 0 (per tensor) or one element
+/// per channel of running_min, running_max, scale and zero_point. A graph that breaks that (a
+/// rewrite that made a running statistic empty, say) would read out of bounds and crash.
+std::string uncheckedIndexing(const c10::FunctionSchema& schema, const torch::jit::Stack& stack) {
+  const std::string& name = schema.name();
+  if (name != "aten::_fused_moving_avg_obs_fq_helper" &&
+      name != "aten::fused_moving_avg_obs_fake_quant")
+    return {};
+  auto value = [&](const char* argument) -> const c10::IValue* {
+    auto index = schema.argumentIndexWithName(argument);
+    return index && static_cast<size_t>(*index) < stack.size() ? &stack[*index] : nullptr;
+  };
+  const c10::IValue* self = value("self");
+  const c10::IValue* perChannel = value("per_row_fake_quant");
+  const c10::IValue* axis = value("ch_axis");
+  int64_t needed = 1;
+  if (self && self->isTensor() && perChannel && perChannel->isBool() && perChannel->toBool() &&
+      axis && axis->isInt()) {
+    const at::Tensor& input = self->toTensor();
+    int64_t dim = axis->toInt();
+    if (dim < -input.dim() || dim >= input.dim())
+      return "ch_axis " + std::to_string(dim) + " is not a dimension of self";
+    needed = input.size(dim < 0 ? dim + input.dim() : dim);
+  }
+  for (const char* argument : {"running_min", "running_max", "scale", "zero_point"})
+    if (const c10::IValue* tensor = value(argument);
+        tensor && tensor->isTensor() && tensor->toTensor().numel() < needed)
+      return std::string(argument) + " has " + std::to_string(tensor->toTensor().numel()) +
+             " elements and the kernel indexes " + std::to_string(needed) + " unchecked";
+  return {};
+}
+
 /// Decodes a Python string literal as the reader kept it ('...' or "...").
 std::string decodeString(std::string_view quoted) {
   std::string out;
@@ -88,9 +121,15 @@ private:
   Status runMetadataQuery(const Node* node, const Target& target, c10::IValue& result);
   /// The nested class a get_attr names, or nullptr.
   const GraphModule* subgraph(const Node* getAttr) const;
-  Status runSubgraph(const Node* node, size_t firstOperand, c10::IValue& result);
+  /// Runs the nested class that args()[bodyIndex] names on `operands`.
+  Status runSubgraph(const Node* node, size_t bodyIndex, std::span<const Arg> operands,
+                     c10::IValue& result);
+  Status runCond(const Node* node, c10::IValue& result);
   Result<c10::IValue> convert(const Arg& arg, const c10::TypePtr& type);
   Result<int64_t> intValue(const Arg& arg);
+  /// Calls the kernel on `stack` (its arguments; its results after).
+  Status callKernel(const Node* node, const Target& target, const c10::OperatorHandle& op,
+                    torch::jit::Stack& stack);
   Error fail(const Node* node, std::string message) const {
     return Error{"cannot execute " + std::string(node->name()) + ": " + message, node->line(), 0};
   }
@@ -250,6 +289,19 @@ Result<c10::IValue> Executor::convert(const Arg& arg, const c10::TypePtr& declar
   return fail(current_, "cannot pass the argument '" + std::string(arg.text()) + "' to libtorch");
 }
 
+Status Executor::callKernel(const Node* node, const Target& target, const c10::OperatorHandle& op,
+                            torch::jit::Stack& stack) {
+  if (std::string unchecked = uncheckedIndexing(op.schema(), stack); !unchecked.empty())
+    return fail(node, opName(target) + " does not run here: " + unchecked);
+  try {
+    op.callBoxed(&stack);
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
+  }
+  return ok();
+}
+
 Status Executor::runOp(const Node* node, const Target& target, std::span<const Arg> args,
                        std::span<const KwArg> kwargs, c10::IValue& result) {
   std::optional<c10::OperatorHandle> op = findOperator(target);
@@ -282,12 +334,8 @@ Status Executor::runOp(const Node* node, const Target& target, std::span<const A
     if (!schema.argumentIndexWithName(std::string(kwarg.name)))
       return fail(node, "keyword '" + std::string(kwarg.name) + "' is not an argument of " +
                             opName(target));
-  try {
-    op->callBoxed(&stack);
-  } catch (const std::exception& error) {
-    std::string message = error.what();
-    return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
-  }
+  if (Status called = callKernel(node, target, *op, stack); !called.ok())
+    return called;
   if (stack.size() == 1)
     result = std::move(stack[0]);
   else
@@ -343,12 +391,8 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
 Status Executor::callFunctionalized(const Node* node, const Target& target,
                                     const c10::OperatorHandle& op, torch::jit::Stack& stack,
                                     std::vector<c10::IValue> mutated, c10::IValue& result) {
-  try {
-    op.callBoxed(&stack);
-  } catch (const std::exception& error) {
-    std::string message = error.what();
-    return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
-  }
+  if (Status called = callKernel(node, target, op, stack); !called.ok())
+    return called;
   // As PyTorch's auto_functionalized(_v2): (*outs, *mutated) when the op returns several values,
   // (out, *mutated) when it returns one, and (None, *mutated) when it returns none.
   std::vector<c10::IValue> elements;
@@ -677,16 +721,19 @@ const GraphModule* Executor::subgraph(const Node* getAttr) const {
   return nullptr;
 }
 
-Status Executor::runSubgraph(const Node* node, size_t firstOperand, c10::IValue& result) {
+Status Executor::runSubgraph(const Node* node, size_t bodyIndex, std::span<const Arg> operandArgs,
+                             c10::IValue& result) {
   // The body runs on the operands themselves (its writes are the call's), and its values are
   // the call's: a tuple when it returns one, taken apart by getitem.
   std::span<const Arg> args = node->args();
-  const GraphModule* body = !args.empty() && args[0].isNode() ? subgraph(args[0].node()) : nullptr;
-  if (!body || args.size() < firstOperand || !node->kwargs().empty())
+  const GraphModule* body =
+      bodyIndex < args.size() && args[bodyIndex].isNode() ? subgraph(args[bodyIndex].node())
+                                                           : nullptr;
+  if (!body || !node->kwargs().empty())
     return fail(node, "the body of " + std::string(node->target()->opName) +
                           " is not a nested class of this file");
   Inputs operands;
-  for (const Arg& operand : args.subspan(firstOperand)) {
+  for (const Arg& operand : operandArgs) {
     if (operand.isNode()) {
       operands.values.push_back({values_[operand.node()->order()], at::Tensor()});
       continue;
@@ -708,6 +755,27 @@ Status Executor::runSubgraph(const Node* node, size_t firstOperand, c10::IValue&
   else
     result = c10::ivalue::Tuple::create(std::move(*outputs));
   return ok();
+}
+
+Status Executor::runCond(const Node* node, c10::IValue& result) {
+  // cond(pred, true_body, false_body, (operands...)): pred is a bool, a SymBool or a one-element
+  // tensor.
+  std::span<const Arg> args = node->args();
+  if (args.size() != 4 || !args[3].isSequence())
+    return fail(node, "cond takes a predicate, two bodies and a tuple of operands");
+  bool predicate = false;
+  if (args[0].isNode() && values_[args[0].node()->order()].isTensor()) {
+    const at::Tensor& tensor = values_[args[0].node()->order()].toTensor();
+    if (tensor.numel() != 1)
+      return fail(node, "the predicate of cond is not a one-element tensor");
+    predicate = tensor.item().toBool();
+  } else {
+    Result<int64_t> value = intValue(args[0]);
+    if (!value.ok())
+      return fail(node, "the predicate of cond is not a bool");
+    predicate = *value != 0;
+  }
+  return runSubgraph(node, predicate ? 1 : 2, args[3].children(), result);
 }
 
 bool Executor::valuesFit(const OpSchema& schema, const BoundOverload& bound) const {
@@ -775,10 +843,13 @@ Status Executor::runCall(const Node* node, c10::IValue& result) {
       return runAutoFunctionalized(node, result);
     if (target.opName == "auto_functionalized_v2")
       return runAutoFunctionalizedV2(node, result);
-    if (target.opName == "invoke_subgraph") // (body, identifier, *operands)
-      return runSubgraph(node, 2, result);
-    if (target.opName == "wrap") // (body, *operands)
-      return runSubgraph(node, 1, result);
+    std::span<const Arg> args = node->args();
+    if (target.opName == "invoke_subgraph" && args.size() >= 2) // (body, identifier, *operands)
+      return runSubgraph(node, 0, args.subspan(2), result);
+    if (target.opName == "wrap" && !args.empty()) // (body, *operands)
+      return runSubgraph(node, 0, args.subspan(1), result);
+    if (target.opName == "cond")
+      return runCond(node, result);
     return fail(node, "higher-order op " + std::string(target.opName) + " does not run here");
   }
   if (target.isOp("prims", "convert_element_type")) {

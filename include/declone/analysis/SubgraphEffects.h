@@ -1,4 +1,4 @@
-// What a call of a nested subgraph (invoke_subgraph, wrap) does to its operands, from the body.
+// What a call of a nested subgraph (invoke_subgraph, wrap, cond) does to its operands, from the body.
 #pragma once
 
 #include "declone/analysis/Effects.h"
@@ -40,6 +40,10 @@ public:
 private:
   std::unordered_map<std::string_view, SubgraphSummary> summaries_;
 };
+
+/// What a call of one of two bodies on the same operands may do (cond): the writes of either,
+/// and an output related alike by both, or unknown.
+[[nodiscard]] SubgraphSummary joinSummaries(const SubgraphSummary& a, const SubgraphSummary& b);
 
 /// The summary of one body (with the summaries of its own nested classes).
 [[nodiscard]] SubgraphSummary summarizeSubgraph(const GraphModule& body,
