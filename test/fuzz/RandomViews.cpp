@@ -547,15 +547,12 @@ bool Generator::genAliasingOp() {
     addView(*base, name, shape, layout);
     return true;
   }
-  case 9: { // meshgrid and cartesian_prod of one vector: views of it
+  case 9: { // cartesian_prod of one vector is the vector itself, meshgrid's element a view of it
     if (rank != 1)
       return false;
-    if (rng_.chance(0.5)) {
-      name = fresh("cartesian_prod");
-      emit(name, "torch.ops.aten.cartesian_prod.default([" + input.name + "])");
-      addView(*base, name, input.sizes, input.layout);
-      return true;
-    }
+    if (rng_.chance(0.5))
+      return self("cartesian_prod",
+                  "torch.ops.aten.cartesian_prod.default([" + input.name + "])");
     name = fresh("meshgrid");
     emit(name, "torch.ops.aten.meshgrid.indexing([" + input.name + "], indexing = 'ij')");
     std::string item = fresh("getitem");
