@@ -30,36 +30,53 @@ std::optional<c10::OperatorHandle> findOperator(const Target& target) {
   return *handle;
 }
 
-/// What a kernel that indexes tensor arguments without checking their sizes needs of them, or
-/// an empty string: the fused observer ops read and write element 0 (per tensor) or one element
-/// per channel of running_min, running_max, scale and zero_point. A graph that breaks that (a
-/// rewrite that made a running statistic empty, say) would read out of bounds and crash.
+/// What a kernel that indexes tensor arguments from their data pointers without checking their
+/// sizes needs of them, or an empty string. A graph that breaks that (a rewrite that resized or
+/// emptied such an argument, say) would read or write out of bounds and crash the verifier:
+/// - the fused observer ops read and write element 0 (per tensor) or one element per channel of
+///   running_min, running_max, scale and zero_point;
+/// - rrelu_with_noise in training writes one element of noise per element of self.
 std::string uncheckedIndexing(const c10::FunctionSchema& schema, const torch::jit::Stack& stack) {
-  const std::string& name = schema.name();
-  if (name != "aten::_fused_moving_avg_obs_fq_helper" &&
-      name != "aten::fused_moving_avg_obs_fake_quant")
-    return {};
   auto value = [&](const char* argument) -> const c10::IValue* {
     auto index = schema.argumentIndexWithName(argument);
     return index && static_cast<size_t>(*index) < stack.size() ? &stack[*index] : nullptr;
   };
+  auto flag = [&](const char* argument) {
+    const c10::IValue* set = value(argument);
+    return set && set->isBool() && set->toBool();
+  };
+  auto room = [&](const char* argument, int64_t needed) -> std::string {
+    const c10::IValue* tensor = value(argument);
+    if (!tensor || !tensor->isTensor() || !tensor->toTensor().defined())
+      return {};
+    const at::Tensor& t = tensor->toTensor();
+    int64_t available = static_cast<int64_t>(t.storage().nbytes() / t.itemsize()) -
+                        t.storage_offset();
+    if (available >= needed)
+      return {};
+    return std::string(argument) + " has room for " + std::to_string(available) +
+           " elements and the kernel indexes " + std::to_string(needed) + " unchecked";
+  };
+  const std::string& name = schema.name();
   const c10::IValue* self = value("self");
-  const c10::IValue* perChannel = value("per_row_fake_quant");
-  const c10::IValue* axis = value("ch_axis");
-  int64_t needed = 1;
-  if (self && self->isTensor() && perChannel && perChannel->isBool() && perChannel->toBool() &&
-      axis && axis->isInt()) {
-    const at::Tensor& input = self->toTensor();
-    int64_t dim = axis->toInt();
-    if (dim < -input.dim() || dim >= input.dim())
-      return "ch_axis " + std::to_string(dim) + " is not a dimension of self";
-    needed = input.size(dim < 0 ? dim + input.dim() : dim);
+  if (name == "aten::_fused_moving_avg_obs_fq_helper" ||
+      name == "aten::fused_moving_avg_obs_fake_quant") {
+    int64_t needed = 1;
+    const c10::IValue* axis = value("ch_axis");
+    if (self && self->isTensor() && flag("per_row_fake_quant") && axis && axis->isInt()) {
+      const at::Tensor& input = self->toTensor();
+      int64_t dim = axis->toInt();
+      if (dim < -input.dim() || dim >= input.dim())
+        return "ch_axis " + std::to_string(dim) + " is not a dimension of self";
+      needed = input.size(dim < 0 ? dim + input.dim() : dim);
+    }
+    for (const char* argument : {"running_min", "running_max", "scale", "zero_point"})
+      if (std::string problem = room(argument, needed); !problem.empty())
+        return problem;
+  } else if ((name == "aten::rrelu_with_noise" || name == "aten::rrelu_with_noise_") &&
+             flag("training") && self && self->isTensor()) {
+    return room("noise", self->toTensor().numel());
   }
-  for (const char* argument : {"running_min", "running_max", "scale", "zero_point"})
-    if (const c10::IValue* tensor = value(argument);
-        tensor && tensor->isTensor() && tensor->toTensor().numel() < needed)
-      return std::string(argument) + " has " + std::to_string(tensor->toTensor().numel()) +
-             " elements and the kernel indexes " + std::to_string(needed) + " unchecked";
   return {};
 }
 

@@ -76,10 +76,46 @@ _IMPORTER = _declone.FxImporter(_declone.TorchTypes(
 _NO_TORCH_FUNCTION = getattr(torch._C, "DisableTorchFunction", contextlib.nullcontext)
 
 
-def _import(graph, for_clone_elimination, neighbourhood=""):
+def _storage_key(tensor):
+    storage = (tensor.untyped_storage() if hasattr(tensor, "untyped_storage")
+               else tensor.storage())
+    return storage._cdata
+
+
+def _is_view(target):
+    """The op returns a view of its first argument, by its schema (`Tensor(a) -> Tensor(a)`)."""
+    if not isinstance(target, torch._ops.OpOverload):
+        return False
+    schema = target._schema
+    if len(schema.returns) != 1 or not schema.arguments:
+        return False
+    result, first = schema.returns[0].alias_info, schema.arguments[0].alias_info
+    return (result is not None and first is not None and not result.is_write
+            and not first.is_write)
+
+
+def _offsets_are_true(graph):
+    """Whether the storage offsets of the tensors in meta["val"] are those of the values. make_fx
+    in real mode (torch 2.x) records a copy of each value, with a storage of its own at offset 0:
+    a view's val then shares no storage with its base's, and its offset (0) is not the view's.
+    One view decides for the graph: the vals are all made the one way."""
+    for node in graph.nodes:
+        if node.op != "call_function" or not node.args or not _is_view(node.target):
+            continue
+        base = node.args[0]
+        val = node.meta.get("val")
+        base_val = base.meta.get("val") if isinstance(base, torch.fx.Node) else None
+        if isinstance(val, torch.Tensor) and isinstance(base_val, torch.Tensor):
+            return _storage_key(val) == _storage_key(base_val)
+    return True
+
+
+def _import(graph, for_clone_elimination, neighbourhood="", whole_when_dense=True):
     with _NO_TORCH_FUNCTION():
         return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination,
-                                      neighbourhood=neighbourhood)
+                                      neighbourhood=neighbourhood,
+                                      whole_when_dense=whole_when_dense,
+                                      trust_offsets=_offsets_are_true(graph))
 
 
 def _graph_of(graph_or_module):

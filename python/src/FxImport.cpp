@@ -383,23 +383,23 @@ private:
 
 std::unique_ptr<ImportedGraph>
 FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
-                        std::optional<CloneEliminationMode> neighbourhood, bool wholeWhenDense) {
+                        std::optional<CloneEliminationMode> neighbourhood, bool wholeWhenDense,
+                        bool trustOffsets) {
   bool deferTensors = annotations == TensorAnnotations::ForCloneElimination;
   if (neighbourhood && !deferTensors)
     throw std::invalid_argument("a clone neighbourhood is imported for clone elimination only");
   std::unique_ptr<ImportedGraph> imported = startImport();
+  trustOffsets_ = trustOffsets;
   Graph& graph = imported->module().graph;
   // First a look at every node (its op and target, which FX keeps on the node itself); then,
   // for a neighbourhood, the selection reads the arguments and users it needs; then the
   // chosen nodes are imported.
   std::vector<ScannedNode> scanned;
-  py::object fxNodes = getattr(fxGraph, py::str("nodes"));
-  if (Py_ssize_t size = PyObject_Size(fxNodes.ptr()); size > 0) {
-    scanned.reserve(static_cast<size_t>(size));
-    nodes_.reserve(static_cast<size_t>(size));
-  } else if (size < 0) {
-    PyErr_Clear(); // a graph whose node list has no length: grow as it goes
-  }
+  // The node list as a Python list: PyTorch 2.13's node iterator (torch._C._NodeIter), stepped
+  // by pybind11's iterator, never ends; list() steps it as Python does.
+  py::list fxNodes(getattr(fxGraph, py::str("nodes")));
+  scanned.reserve(fxNodes.size());
+  nodes_.reserve(fxNodes.size());
   for (py::handle fxNode : fxNodes) {
     if (scanned.empty())
       chooseArgumentAttributes(fxNode);
@@ -450,7 +450,7 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
     return imported;
   // Deciding on the neighbourhood is exact only where no layout is inferred from nodes outside.
   if (!cloneLayoutsAreStated(graph))
-    return importGraph(fxGraph, annotations, std::nullopt);
+    return importGraph(fxGraph, annotations, std::nullopt, wholeWhenDense, trustOffsets);
   imported->neighbourhood_ = neighbourhood;
   return imported;
 }

@@ -90,11 +90,12 @@ public:
   /// nodes those refer to stand in as bare get_attrs named `_POSITION`; the rest are left out. The
   /// whole graph is read instead where a clone's or source's layout lacks its storage offset (it
   /// would be inferred from other nodes), and, with `wholeWhenDense`, where clones are so many that
-  /// the neighbourhood would be most of the graph anyway.
+  /// the neighbourhood would be most of the graph anyway. Unless `trustOffsets`, the storage
+  /// offsets meta["val"] shows are not read (they are inferred as for TensorMetadata).
   [[nodiscard]] std::unique_ptr<ImportedGraph>
   importGraph(py::handle graph, TensorAnnotations annotations,
               std::optional<CloneEliminationMode> neighbourhood = std::nullopt,
-              bool wholeWhenDense = true);
+              bool wholeWhenDense = true, bool trustOffsets = true);
 
 private:
   // Node import (FxImport.cpp).
@@ -255,6 +256,8 @@ private:
   std::unordered_map<const Target*, bool> returnsArgument_;
   /// Some call of the current import may return an argument's tensor (mayReturnArgument).
   bool mayShareValues_ = false;
+  /// The storage offsets of the current import's meta["val"] tensors are those of the values.
+  bool trustOffsets_ = true;
   /// The live tensors that are the meta["val"] of more than one node of the current import.
   /// An in-place or out= op returns its argument's tensor itself, and make_fx before about
   /// torch 2.0 keeps that live FakeTensor in meta["val"] rather than a snapshot: an in-place

@@ -242,14 +242,16 @@ TypeAnnotation FxImporter::annotation(Context& context, py::handle meta,
     tensor.device = deviceSpelling(context, found.deviceOf);
   if (isTensor) {
     tensor.device = cloneOf ? cloneOf->device : deviceSpelling(context, value);
-    PyObject* offset = PyObject_CallMethodNoArgs(value.ptr(), storageOffsetName_.ptr());
-    if (!offset)
-      throw py::error_already_set();
-    if (!appendSymValue(context, py::reinterpret_steal<py::object>(offset), scratch_))
-      return none;
-    // Known, even when 0 (which the writer leaves unprinted): nothing need be inferred.
-    tensor.storageOffset = scratch_.back();
-    scratch_.pop_back();
+    if (trustOffsets_) {
+      PyObject* offset = PyObject_CallMethodNoArgs(value.ptr(), storageOffsetName_.ptr());
+      if (!offset)
+        throw py::error_already_set();
+      if (!appendSymValue(context, py::reinterpret_steal<py::object>(offset), scratch_))
+        return none;
+      // Known, even when 0 (which the writer leaves unprinted): nothing need be inferred.
+      tensor.storageOffset = scratch_.back();
+      scratch_.pop_back();
+    }
     // So are the conjugate and negative bits.
     for (auto [name, bit] :
          {std::pair(&isConjName_, &tensor.conj), std::pair(&isNegName_, &tensor.neg)}) {

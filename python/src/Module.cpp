@@ -117,16 +117,16 @@ PYBIND11_MODULE(_declone, module) {
       .def(
           "import_graph",
           [](FxImporter& self, py::handle graph, bool forCloneElimination,
-             const std::string& neighbourhood, bool wholeWhenDense) {
+             const std::string& neighbourhood, bool wholeWhenDense, bool trustOffsets) {
             return self.importGraph(
                 graph,
                 forCloneElimination ? FxImporter::TensorAnnotations::ForCloneElimination
                                     : FxImporter::TensorAnnotations::All,
                 neighbourhood.empty() ? std::nullopt : std::optional(parseMode(neighbourhood)),
-                wholeWhenDense);
+                wholeWhenDense, trustOffsets);
           },
           py::arg("graph"), py::arg("for_clone_elimination") = false, py::arg("neighbourhood") = "",
-          py::arg("whole_when_dense") = true,
+          py::arg("whole_when_dense") = true, py::arg("trust_offsets") = true,
           "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
           "meta['tensor_meta']. for_clone_elimination reads only the tensor annotations the "
           "pass consults, and the text of such a graph lacks the others. neighbourhood "
@@ -134,5 +134,6 @@ PYBIND11_MODULE(_declone, module) {
           "elimination in that mode decides by: the others they refer to are bare get_attr "
           "stand-ins named _POSITION, and the rest are left out. The whole graph is read "
           "where layouts lack storage offsets, and (unless whole_when_dense is false) where "
-          "clones are so dense that the neighbourhood would be most of it.");
+          "clones are so dense that the neighbourhood would be most of it. trust_offsets=False "
+          "reads no storage offset from meta['val'] (they are inferred).");
 }

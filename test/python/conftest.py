@@ -30,6 +30,8 @@ except ImportError as e:  # pragma: no cover - package not built / not on the pa
 
 import declone_test_support as support  # noqa: E402
 
+support.let_torchvision_import()
+
 # Filled by test_models.py, written at the end of the session.
 MODEL_REPORT = {}
 

@@ -22,6 +22,38 @@ if str(BENCH_DIR) not in sys.path:
 from vllm_reference import vllm_clone_elimination  # noqa: E402,F401  (re-exported)
 
 
+# --- environment ---------------------------------------------------------------------------
+
+_TORCHVISION_STAND_INS = []
+
+
+def let_torchvision_import():
+    """PyPI's torchvision wheels are built against PyPI's CUDA torch: beside the CPU torch wheel
+    their C++ operators (_C.so needs libtorch_cuda.so) do not load, and torchvision 0.28 then
+    fails at import, registering fake kernels for two of them (nms, qnms) that do not exist.
+    The tests (and timm) use only torchvision's Python models and layers: where the library
+    does not load, declaring those two operators lets the import go through. Nothing is
+    declared where it loads (Debian's python3-torchvision)."""
+    import importlib.util
+    spec = importlib.util.find_spec("torchvision")
+    if spec is None or not spec.submodule_search_locations:
+        return
+    library = next(pathlib.Path(spec.submodule_search_locations[0]).glob("_C*.so"), None)
+    if library is None:
+        return
+    try:
+        torch.ops.load_library(str(library))
+        return
+    except (OSError, ImportError):
+        pass
+    if hasattr(torch.ops.torchvision, "nms"):
+        return
+    stand_ins = torch.library.Library("torchvision", "DEF")
+    stand_ins.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    stand_ins.define("qnms(Tensor qdets, Tensor scores, float iou_threshold) -> Tensor")
+    _TORCHVISION_STAND_INS.append(stand_ins)  # the definitions last as long as the library
+
+
 # --- tracing -------------------------------------------------------------------------------
 
 def trace(fn, *inputs, tracing_mode="fake"):

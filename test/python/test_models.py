@@ -92,7 +92,6 @@ def test_model_partial_import_decides_as_a_full_one(name, phase):
         partial = declone.fx._import(gm.graph, True).eliminate_clones([], mode)[0]
         assert [(r.node, r.line, r.decision, r.reason, r.detail) for r in partial] == expected
         # The clones' neighbourhood alone, as eliminate_clones reads it.
-        neighbourhood = declone.fx._IMPORTER.import_graph(
-            gm.graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+        neighbourhood = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
         decided = neighbourhood.eliminate_clones([], mode)[0]
         assert [(r.node, r.line, r.decision, r.reason, r.detail) for r in decided] == expected

@@ -241,8 +241,7 @@ def test_partial_import_decides_as_a_full_one(name, tracing_mode, mode):
     assert _decisions(partial, mode) == expected
     # And on the clones' neighbourhood alone, even where clones are dense enough that
     # eliminate_clones would read the whole graph.
-    neighbourhood = declone.fx._IMPORTER.import_graph(
-        gm.graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+    neighbourhood = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
     assert _decisions(neighbourhood, mode) == expected
 
 
@@ -255,8 +254,7 @@ def test_neighbourhood_import_leaves_out_what_no_decision_depends_on():
         return c + 1, unrelated
     gm = trace(f, torch.randn(4), torch.randn(4))
     for mode in ("safe", "vllm"):
-        imported = declone.fx._IMPORTER.import_graph(
-            gm.graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
+        imported = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
         text = imported.text()
         assert "clone" in text and "torch.ops.aten.add.Tensor" in text
         assert "torch.ops.aten.sin" not in text and "torch.ops.aten.relu" not in text
