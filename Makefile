@@ -1,21 +1,35 @@
-# declone: `make demo` and `make test` are all a fresh Debian 12 machine needs.
+# declone: `make demo` and `make test` are all a fresh Debian 12 or 13 machine needs.
 BUILD ?= build
 CMAKE_FLAGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The LLVM behind FileCheck, lit and libFuzzer is versioned in Debian's package names: 14 in
+# Debian 12 (bookworm), 19 in Debian 13 (trixie).
+DEBIAN_VERSION := $(shell . /etc/os-release 2>/dev/null && echo $${VERSION_ID%%.*})
+LLVM_VERSION ?= $(if $(filter 12,$(DEBIAN_VERSION)),14,19)
+
 # Everything the project builds, tests and benchmarks with, from Debian.
 DEBIAN_PACKAGES := \
-	g++-12 cmake ninja-build make \
+	g++ cmake ninja-build make \
 	googletest libgtest-dev libgmock-dev libbenchmark-dev \
-	libtorch-dev python3-torch python3-torchvision python3-pytest python3-dev pybind11-dev \
-	llvm-14-tools clang-14 libclang-rt-14-dev clang-format \
+	libtorch-dev python3-torch python3-torchvision python3-pytest python3-dev python3-venv \
+	pybind11-dev \
+	llvm-$(LLVM_VERSION)-tools clang-$(LLVM_VERSION) libclang-rt-$(LLVM_VERSION)-dev clang-format \
 	nlohmann-json3-dev libfmt-dev graphviz python3-matplotlib
 
-.PHONY: all deps configure build test demo bench fuzz format clean audit
+# The Python tests' second interpreter: a virtual environment with PyTorch 2.13 (its CPU wheel
+# is built for the python3 on PATH, 3.11) and real model code (transformers, timm), pinned in
+# requirements.txt. CPU wheels only: a plain `pip install torch` would fetch a CUDA build.
+VENV ?= .venv
+VENV_PYTHON := $(CURDIR)/$(VENV)/bin/python
+
+.PHONY: all deps debian-packages venv configure build test demo bench fuzz format clean audit
 
 all: build
 
-deps:
+deps: debian-packages venv
+
+debian-packages:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
@@ -25,8 +39,15 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
 	fi
 
+venv: $(VENV)/.requirements
+
+$(VENV)/.requirements: requirements.txt
+	[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
+	$(VENV_PYTHON) -m pip install --quiet --upgrade-strategy only-if-needed -r requirements.txt
+	cp requirements.txt $@
+
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DDECLONE_VENV_PYTHON=$(VENV_PYTHON) $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/build.ninja
 

@@ -6,14 +6,22 @@ erase_node, OpOverload._schema), so the same code runs with Debian's torch 1.13 
 PyTorch. The torch objects it recognises are handed to it here; it does not import torch.
 """
 
+import collections
 import contextlib
 import hashlib
+import time
 
 import torch
 
 from . import _declone
 
-__all__ = ["eliminate_clones", "CloneEliminationPass", "dumps", "Remark"]
+try:  # Inductor's interface for custom passes (PyTorch 2.6 and later): its FX graph cache
+    # accepts a pass that has one, keyed by uuid().
+    from torch._inductor.custom_graph_pass import CustomGraphPass as _PassBase
+except ImportError:  # torch 1.13: no Inductor
+    _PassBase = object
+
+__all__ = ["eliminate_clones", "CloneEliminationPass", "PassRun", "dumps", "Remark"]
 
 #: One clone decision: ``node``, ``line``, ``decision`` ("removed" or "kept"), ``reason`` (a
 #: reason code or None) and ``detail``; ``str()`` is the text remark of ``declone opt --remarks``.
@@ -148,17 +156,56 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     return remarks
 
 
-class CloneEliminationPass:
-    """A callable on a graph, usable as torch._inductor.config.post_grad_custom_post_pass."""
+#: What one call of a CloneEliminationPass did to one graph: its clones, how many it removed,
+#: the kept ones per reason code, and the seconds the call took.
+PassRun = collections.namedtuple("PassRun", "clones removed kept seconds")
+
+
+class CloneEliminationPass(_PassBase):
+    """Clone elimination as an Inductor custom graph pass: a callable on a torch.fx.Graph that
+    is a ``torch._inductor.custom_graph_pass.CustomGraphPass`` where that class exists. Install
+    it as ``torch._inductor.config.post_grad_custom_post_pass`` (after Inductor's own post-grad
+    passes, remove_noop_ops among them) or ``post_grad_custom_pre_pass`` (before them).
+    Inductor calls it once per graph it compiles (a training step: the forward and the backward
+    graph): ``remarks`` are the last call's, ``runs`` one PassRun per call.
+
+    ``donated_input_ids`` are placeholders the caller gives up (every placeholder counts); a
+    clone of one may go even if the graph writes it. Inside Inductor none is donated unless you
+    say so: the parameters, buffers and user inputs of a forward graph are the caller's, and the
+    saved activations AOTAutograd may free early in a backward graph are not marked in it."""
 
     def __init__(self, donated_input_ids=(), mode="safe"):
+        if mode not in ("safe", "vllm"):
+            raise ValueError(f"mode must be 'safe' or 'vllm', not {mode!r}")
         self.donated_input_ids = tuple(donated_input_ids)
         self.mode = mode
         self.remarks = []
+        self.runs = []
 
     def __call__(self, graph):
+        start = time.perf_counter()
         self.remarks = eliminate_clones(graph, self.donated_input_ids, self.mode)
+        seconds = time.perf_counter() - start
+        kept = collections.Counter(r.reason for r in self.remarks if r.decision == "kept")
+        removed = sum(r.decision == "removed" for r in self.remarks)
+        self.runs.append(PassRun(len(self.remarks), removed, dict(kept), seconds))
 
     def uuid(self):
-        key = f"declone-clone-elimination/2/{self.mode}/{self.donated_input_ids}"
-        return hashlib.sha256(key.encode()).hexdigest()
+        """Changes when the decisions could: with the mode, the donated inputs and the code
+        (this file and the extension)."""
+        return hashlib.sha256(f"{_code_hash()}/{self.mode}/{self.donated_input_ids}"
+                              .encode()).hexdigest()
+
+
+_CODE_HASH = None
+
+
+def _code_hash():
+    global _CODE_HASH
+    if _CODE_HASH is None:
+        digest = hashlib.sha256()
+        for path in (__file__, _declone.__file__):
+            with open(path, "rb") as source:
+                digest.update(source.read())
+        _CODE_HASH = digest.hexdigest()
+    return _CODE_HASH

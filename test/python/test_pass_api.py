@@ -60,6 +60,29 @@ def test_pass_and_function_agree():
             assert recompile(a).code == recompile(b).code, (name, mode)
 
 
+def test_pass_is_an_inductor_custom_graph_pass_where_inductor_has_one():
+    try:
+        from torch._inductor.custom_graph_pass import CustomGraphPass
+    except ImportError:
+        pytest.skip(f"torch {torch.__version__} has no torch._inductor.custom_graph_pass")
+    assert isinstance(P(), CustomGraphPass)
+
+
+def test_pass_records_each_run():
+    p = P()
+    p(trace(chain_then_write, torch.randn(4, 5)).graph)
+    p(trace(clone_write_input_dead, torch.randn(4, 5)).graph)
+    assert [(r.clones, r.removed, r.kept) for r in p.runs] == [
+        (2, 1, {"source-read-after-write": 1}), (1, 0, {"input-mutation": 1})]
+    assert all(r.seconds >= 0 for r in p.runs)
+    assert [r.node for r in p.remarks] == ["clone"]  # the last run's
+
+
+def test_pass_rejects_an_unknown_mode():
+    with pytest.raises(ValueError, match="mode"):
+        P(mode="fast")
+
+
 def test_uuid_is_a_str_stable_for_equal_settings():
     u = P().uuid()
     assert isinstance(u, str) and u
