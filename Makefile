@@ -23,7 +23,8 @@ DEBIAN_PACKAGES := \
 VENV ?= .venv
 VENV_PYTHON := $(CURDIR)/$(VENV)/bin/python
 
-.PHONY: all deps debian-packages venv configure build test demo bench fuzz format clean audit
+.PHONY: all deps debian-packages venv configure build test demo bench fuzz format clean audit \
+	schemas
 
 all: build
 
@@ -64,6 +65,10 @@ demo: build
 # Runs every benchmark (about 10 minutes) and rewrites docs/PERFORMANCE.md and its plot.
 bench: build
 	/usr/bin/python3 bench/performance_report.py --build $(BUILD) --out docs/PERFORMANCE.md
+
+# Rewrites lib/schema/torch.schemas, the built-in schema set, from the venv's PyTorch.
+schemas: venv
+	$(VENV_PYTHON) tools/gen-schemas/dump_schemas.py lib/schema/torch.schemas
 
 # Runs every op of the schema registry with libtorch and regenerates the effect override table
 # (lib/analysis/effect-overrides.txt, hand-written lines kept) and docs/EFFECT-AUDIT.md.

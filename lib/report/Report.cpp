@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <mutex>
 #include <system_error>
@@ -57,8 +58,20 @@ void collectFolder(const fs::path& dir, std::vector<DumpInput>& out) {
     if (isFolder)
       collectFolder(path, out);
     else
-      out.push_back({path.string(), std::nullopt});
+      out.push_back({path.string(), std::nullopt, /*inFolder=*/true});
   }
+}
+
+bool isIdentifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// `name: type` without `=`: a stub line the reader skips at the top level.
+bool isStubLine(std::string_view line) {
+  size_t end = 0;
+  while (end < line.size() && isIdentifierChar(line[end]))
+    ++end;
+  return end > 0 && end < line.size() && line[end] == ':' && line.find('=') == line.npos;
 }
 
 size_t countNodes(const GraphModule& module) {
@@ -112,6 +125,27 @@ bool isDumpFileName(std::string_view path) {
   for (std::string_view extension : {".py", ".fx", ".txt", ".log"})
     if (path.size() > extension.size() && path.ends_with(extension))
       return true;
+  return false;
+}
+
+bool looksLikeDump(std::string_view name, std::string_view text) {
+  if (looksLikeTraceLog(text) || name.ends_with(".fx")) // .fx: graph text by its name
+    return true;
+  if (name.ends_with(".log"))
+    return false;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == line.npos || line[first] == '#')
+      continue;
+    if (first == 0 && (line.starts_with("import ") || line.starts_with("from ") ||
+                       isStubLine(line)))
+      continue;
+    line.remove_prefix(first);
+    return line.starts_with("class ") || line.starts_with("def forward");
+  }
   return false;
 }
 
@@ -213,6 +247,17 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
         row.name = input.path;
         row.error = input.error;
         out.push_back(std::move(row));
+      } else if (input.inFolder) {
+        std::string name = input.path;
+        Result<std::string> text = readFile(input.path);
+        if (!text.ok()) {
+          DumpStats row;
+          row.name = name;
+          row.error = text.error().format(name);
+          out.push_back(std::move(row));
+        } else if (looksLikeDump(name, *text)) {
+          out = reportText(name, *text, options.pass);
+        } // else: no rows, counted as skipped below
       } else {
         out = reportFile(input.path, options.pass);
       }
@@ -244,6 +289,8 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
   for (size_t i = 0; i < count; ++i) {
     if (!inputs[i].error)
       ++report.files;
+    if (!inputs[i].error && results[i].empty())
+      ++report.skipped;
     for (DumpStats& row : results[i]) {
       if (row.error)
         ++report.failed;

@@ -237,8 +237,10 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
       report.total.name, [&](size_t c) { return cell(report.total, c); }, nullptr);
 
   out += std::to_string(report.files) + (report.files == 1 ? " file" : " files");
-  if (report.rows.size() != report.files)
+  if (report.rows.size() != report.files - report.skipped)
     out += ", " + std::to_string(report.rows.size()) + " rows";
+  if (report.skipped)
+    out += "; " + std::to_string(report.skipped) + " not graphs, skipped";
   if (report.failed)
     out += "; " + std::to_string(report.failed) + " could not be read";
   if (shown < report.rows.size())
@@ -267,7 +269,8 @@ std::string formatReportJson(const Report& report, const TableOptions& options) 
   out += shown ? "\n],\n" : "],\n";
   out += "\"total\": {\"files\": " + std::to_string(report.files);
   out += ", \"rows\": " + std::to_string(report.rows.size());
-  out += ", \"errors\": " + std::to_string(report.failed) + ", ";
+  out += ", \"errors\": " + std::to_string(report.failed);
+  out += ", \"skipped\": " + std::to_string(report.skipped) + ", ";
   appendStatsJson(report.total, out);
   out += "}}\n";
   return out;

@@ -157,8 +157,8 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
 
 
 #: What one call of a CloneEliminationPass did to one graph: its clones, how many it removed,
-#: the kept ones per reason code, and the seconds the call took.
-PassRun = collections.namedtuple("PassRun", "clones removed kept seconds")
+#: the kept ones per reason code, the seconds the call took, and its remarks.
+PassRun = collections.namedtuple("PassRun", "clones removed kept seconds remarks")
 
 
 class CloneEliminationPass(_PassBase):
@@ -188,7 +188,8 @@ class CloneEliminationPass(_PassBase):
         seconds = time.perf_counter() - start
         kept = collections.Counter(r.reason for r in self.remarks if r.decision == "kept")
         removed = sum(r.decision == "removed" for r in self.remarks)
-        self.runs.append(PassRun(len(self.remarks), removed, dict(kept), seconds))
+        self.runs.append(PassRun(len(self.remarks), removed, dict(kept), seconds,
+                                 tuple(self.remarks)))
 
     def uuid(self):
         """Changes when the decisions could: with the mode, the donated inputs and the code

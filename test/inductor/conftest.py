@@ -49,7 +49,7 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("declone in torch.compile")
     terminalreporter.write_line(
         "clones: in the joint graph; inductor: of those, removed by Inductor's own passes; "
-        "joint safe: removed by declone safe there; left: clones at post_grad_custom_post_pass; "
+        "joint: removed by declone safe there; left: clones at post_grad_custom_post_pass; "
         "safe, vllm: removed there")
     terminalreporter.write_line(f"{'model':<24} {'clones':>6} {'inductor':>8} {'joint':>7} "
                                 f"{'left':>5} {'safe':>5} {'vllm':>5} {'pass ms':>8} "

@@ -31,7 +31,16 @@ struct DumpStats {
 struct DumpInput {
   std::string path;
   std::optional<std::string> error;
+  /// Found in a folder rather than named: skipped, not an error, if it holds no graph.
+  bool inFolder = false;
 };
+
+/// Whether text read from `name` is a dump at all: a structured trace log, a `*.fx` file, or
+/// graph text that begins (after comments, imports and `name: type` stub lines) with a class or
+/// `def forward`.
+/// PyTorch's debug folders hold other files beside the graphs (output_code.py,
+/// fx_graph_runnable.py, ir_pre_fusion.txt, debug.log), which are not.
+[[nodiscard]] bool looksLikeDump(std::string_view name, std::string_view text);
 
 /// Whether a file found in a folder is taken as a dump: `*.py`, `*.fx`, `*.txt` graph text and
 /// `*.log` structured traces. Files named on the command line are taken whatever their name.
@@ -68,6 +77,7 @@ struct Report {
   DumpStats total;             ///< named "total"; its error is unset
   size_t files = 0;            ///< inputs that are files (not paths that could not be listed)
   size_t failed = 0;           ///< rows with an error
+  size_t skipped = 0;          ///< files found in folders that hold no graph (no rows)
 };
 
 /// Runs reportFile on every input on `options.jobs` threads (largest files first, so that one
