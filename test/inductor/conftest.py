@@ -38,7 +38,7 @@ def _row(name, figures):
     kept = ", ".join(f"{reason} {count}" for reason, count in sorted(figures["safe_kept"].items()))
     return (f"{name:<24} {figures['clones']:>6} {figures['inductor_removed']:>8} "
             f"{figures['joint_safe_removed']:>7} {figures['safe_clones']:>5} "
-            f"{figures['safe_removed']:>5} {figures['vllm_removed']:>5} "
+            f"{figures['safe_removed']:>5} {str(figures['vllm_removed']):>5} "
             f"{figures['pass_ms']:>8.1f} {figures['compile_s']:>9.1f} "
             f"{100 * figures['pass_share']:>6.2f}%  {kept}")
 

@@ -1,4 +1,4 @@
-// The set of known operator schemas: built-in (libtorch dump + bundled supplement) and user files.
+// The set of known operator schemas: built-in (PyTorch 2.13's registry + bundled supplement) and user files.
 #pragma once
 
 #include "declone/schema/Schema.h"
@@ -38,8 +38,8 @@ public:
   SchemaRegistry& operator=(SchemaRegistry&&) noexcept;
   ~SchemaRegistry();
 
-  /// The merged built-in schemas: every operator of the libtorch the project was built against,
-  /// overridden by the bundled supplement. Indexed once, on first use; each packet is parsed on
+  /// The merged built-in schemas: every operator of PyTorch 2.13's registry (lib/schema/
+  /// torch.schemas, source "libtorch"), overridden by the bundled supplement. Indexed once, on first use; each packet is parsed on
   /// its first lookup (a run asks for a few dozen of several thousand), under a lock, so the
   /// registry can be shared between threads.
   [[nodiscard]] static const SchemaRegistry& builtin();
