@@ -106,15 +106,17 @@ def _offsets_are_true(graph):
     """Whether the storage offsets of the tensors in meta["val"] are those of the values. make_fx
     in real mode (torch 2.x) records a copy of each value, with a storage of its own at offset 0:
     a view's val then shares no storage with its base's, and its offset (0) is not the view's.
-    One view decides for the graph: the vals are all made the one way."""
+    The first view decides for the graph: the vals are all made the one way (and a graph whose
+    views have none, TensorMetadata only, shows no offsets to distrust)."""
     for node in graph.nodes:
         if node.op != "call_function" or not node.args or not _is_view(node.target):
             continue
         base = node.args[0]
         val = node.meta.get("val")
         base_val = base.meta.get("val") if isinstance(base, torch.fx.Node) else None
-        if isinstance(val, torch.Tensor) and isinstance(base_val, torch.Tensor):
-            return _storage_key(val) == _storage_key(base_val)
+        if not isinstance(val, torch.Tensor) or not isinstance(base_val, torch.Tensor):
+            return True
+        return _storage_key(val) == _storage_key(base_val)
     return True
 
 
@@ -164,8 +166,9 @@ PassRun = collections.namedtuple("PassRun", "clones removed kept seconds remarks
 class CloneEliminationPass(_PassBase):
     """Clone elimination as an Inductor custom graph pass: a callable on a torch.fx.Graph that
     is a ``torch._inductor.custom_graph_pass.CustomGraphPass`` where that class exists. Install
-    it as ``torch._inductor.config.post_grad_custom_post_pass`` (after Inductor's own post-grad
-    passes, remove_noop_ops among them) or ``post_grad_custom_pre_pass`` (before them).
+    it as ``torch._inductor.config.post_grad_custom_post_pass`` (after Inductor's own passes,
+    remove_noop_ops among them), or as ``joint_custom_pre_pass`` to decide before Inductor
+    removes any clone (docs/USAGE.md has the hooks in the order Inductor runs them).
     Inductor calls it once per graph it compiles (a training step: the forward and the backward
     graph): ``remarks`` are the last call's, ``runs`` one PassRun per call.
 
