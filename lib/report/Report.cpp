@@ -140,8 +140,8 @@ bool looksLikeDump(std::string_view name, std::string_view text) {
     size_t first = line.find_first_not_of(" \t\r");
     if (first == line.npos || line[first] == '#')
       continue;
-    if (first == 0 && (line.starts_with("import ") || line.starts_with("from ") ||
-                       isStubLine(line)))
+    if (first == 0 &&
+        (line.starts_with("import ") || line.starts_with("from ") || isStubLine(line)))
       continue;
     line.remove_prefix(first);
     return line.starts_with("class ") || line.starts_with("def forward");

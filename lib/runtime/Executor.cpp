@@ -50,8 +50,8 @@ std::string uncheckedIndexing(const c10::FunctionSchema& schema, const torch::ji
     if (!tensor || !tensor->isTensor() || !tensor->toTensor().defined())
       return {};
     const at::Tensor& t = tensor->toTensor();
-    int64_t available = static_cast<int64_t>(t.storage().nbytes() / t.itemsize()) -
-                        t.storage_offset();
+    int64_t available =
+        static_cast<int64_t>(t.storage().nbytes() / t.itemsize()) - t.storage_offset();
     if (available >= needed)
       return {};
     return std::string(argument) + " has room for " + std::to_string(available) +
@@ -743,9 +743,9 @@ Status Executor::runSubgraph(const Node* node, size_t bodyIndex, std::span<const
   // The body runs on the operands themselves (its writes are the call's), and its values are
   // the call's: a tuple when it returns one, taken apart by getitem.
   std::span<const Arg> args = node->args();
-  const GraphModule* body =
-      bodyIndex < args.size() && args[bodyIndex].isNode() ? subgraph(args[bodyIndex].node())
-                                                           : nullptr;
+  const GraphModule* body = bodyIndex < args.size() && args[bodyIndex].isNode()
+                                ? subgraph(args[bodyIndex].node())
+                                : nullptr;
   if (!body || !node->kwargs().empty())
     return fail(node, "the body of " + std::string(node->target()->opName) +
                           " is not a nested class of this file");

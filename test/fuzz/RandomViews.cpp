@@ -551,8 +551,7 @@ bool Generator::genAliasingOp() {
     if (rank != 1)
       return false;
     if (rng_.chance(0.5))
-      return self("cartesian_prod",
-                  "torch.ops.aten.cartesian_prod.default([" + input.name + "])");
+      return self("cartesian_prod", "torch.ops.aten.cartesian_prod.default([" + input.name + "])");
     name = fresh("meshgrid");
     emit(name, "torch.ops.aten.meshgrid.indexing([" + input.name + "], indexing = 'ij')");
     std::string item = fresh("getitem");

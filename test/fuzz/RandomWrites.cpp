@@ -343,9 +343,9 @@ bool Generator::genMetadataInPlace() {
     op = "resize_";
     args = ", " + listText(shape);
     // resize_as_ is resize_ to another tensor's sizes (the strides of the same sizes kept too).
-    if (std::optional<size_t> like = pick(
-            [&](size_t v) { return values_[v].sizes == shape && v != *target; },
-            [](size_t) { return 1.0; });
+    if (std::optional<size_t> like =
+            pick([&](size_t v) { return values_[v].sizes == shape && v != *target; },
+                 [](size_t) { return 1.0; });
         like && rng_.chance(0.5)) {
       op = "resize_as_";
       args = ", " + values_[*like].name;

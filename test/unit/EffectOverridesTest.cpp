@@ -116,8 +116,9 @@ TEST_F(TargetEffectsTest, UndeclaredWritesAndTheirConditions) {
   // libtorch 1.13's left out: a declared write has no condition.
   TargetEffects rrelu = effects("torch.ops.aten.rrelu_with_noise_.default");
   EXPECT_TRUE(rrelu.argumentFlags[index(rrelu, "noise")] & TargetEffects::kWrite);
-  EXPECT_EQ(declared("torch.ops.aten.rrelu_with_noise_.default").argumentFlags[index(rrelu, "noise")],
-            TargetEffects::kWrite);
+  EXPECT_EQ(
+      declared("torch.ops.aten.rrelu_with_noise_.default").argumentFlags[index(rrelu, "noise")],
+      TargetEffects::kWrite);
 }
 
 TEST_F(TargetEffectsTest, HandWrittenEntriesApply) {

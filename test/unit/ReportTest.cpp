@@ -245,9 +245,11 @@ TEST(Report, TableShowsOccurringReasonsTopRowsAndTotal) {
             std::string::npos)
       << json;
   EXPECT_EQ(json.find("sub/b.py"), std::string::npos);
-  EXPECT_NE(json.find("\"total\": {\"files\": 3, \"rows\": 3, \"errors\": 1, \"skipped\": 0, \"graphs\": 2, "
-                      "\"nodes\": 40,"),
-            std::string::npos)
+  EXPECT_NE(
+      json.find(
+          "\"total\": {\"files\": 3, \"rows\": 3, \"errors\": 1, \"skipped\": 0, \"graphs\": 2, "
+          "\"nodes\": 40,"),
+      std::string::npos)
       << json;
 }
 

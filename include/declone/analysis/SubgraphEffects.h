@@ -1,4 +1,5 @@
-// What a call of a nested subgraph (invoke_subgraph, wrap, cond) does to its operands, from the body.
+// What a call of a nested subgraph (invoke_subgraph, wrap, cond) does to its operands, from the
+// body.
 #pragma once
 
 #include "declone/analysis/Effects.h"

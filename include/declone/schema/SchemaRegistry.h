@@ -1,4 +1,5 @@
-// The set of known operator schemas: built-in (PyTorch 2.13's registry + bundled supplement) and user files.
+// The set of known operator schemas: built-in (PyTorch 2.13's registry + bundled supplement) and
+// user files.
 #pragma once
 
 #include "declone/schema/Schema.h"
@@ -39,9 +40,9 @@ public:
   ~SchemaRegistry();
 
   /// The merged built-in schemas: every operator of PyTorch 2.13's registry (lib/schema/
-  /// torch.schemas, source "libtorch"), overridden by the bundled supplement. Indexed once, on first use; each packet is parsed on
-  /// its first lookup (a run asks for a few dozen of several thousand), under a lock, so the
-  /// registry can be shared between threads.
+  /// torch.schemas, source "libtorch"), overridden by the bundled supplement. Indexed once, on
+  /// first use; each packet is parsed on its first lookup (a run asks for a few dozen of several
+  /// thousand), under a lock, so the registry can be shared between threads.
   [[nodiscard]] static const SchemaRegistry& builtin();
   /// The embedded texts `builtin()` is made of, in merge order.
   [[nodiscard]] static std::vector<Source> builtinSources();
