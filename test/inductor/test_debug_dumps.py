@@ -62,12 +62,7 @@ def dumps(tmp_path_factory):
     return root, json.loads(done.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture(scope="module")
-def cli():
-    path = support.find_cli()
-    if not path or not os.path.exists(path):
-        pytest.skip("the declone CLI is not built")
-    return path
+cli = support.cli  # the session fixture
 
 
 def _graphs(root):

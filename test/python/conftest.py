@@ -36,12 +36,7 @@ support.let_torchvision_import()
 MODEL_REPORT = {}
 
 
-@pytest.fixture(scope="session")
-def cli():
-    path = support.find_cli()
-    if not path or not os.path.exists(path):
-        pytest.skip("declone CLI not found: set DECLONE_BIN or build <build>/bin/declone")
-    return path
+cli = support.cli  # the session fixture
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -198,6 +199,16 @@ def find_cli():
     if candidate.exists():
         return str(candidate)
     return shutil.which("declone")
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """The CLI (find_cli); skips the test where it is not built. A conftest or test module
+    imports it by name to use it."""
+    path = find_cli()
+    if not path or not os.path.exists(path):
+        pytest.skip("declone CLI not found: set DECLONE_BIN or build <build>/bin/declone")
+    return path
 
 
 def run_cli(cli, *args, stdin=None, timeout=300):
