@@ -12,7 +12,7 @@ LLVM_VERSION ?= $(if $(filter 12,$(DEBIAN_VERSION)),14,19)
 DEBIAN_PACKAGES := \
 	g++ cmake ninja-build make \
 	googletest libgtest-dev libgmock-dev libbenchmark-dev \
-	libtorch-dev python3-torch python3-torchvision python3-pytest python3-dev python3-venv \
+	python3-torch python3-torchvision python3-pytest python3-dev python3-venv \
 	pybind11-dev \
 	llvm-$(LLVM_VERSION)-tools clang-$(LLVM_VERSION) libclang-rt-$(LLVM_VERSION)-dev clang-format \
 	nlohmann-json3-dev libfmt-dev graphviz python3-matplotlib

@@ -86,6 +86,14 @@ std::string_view EffectOverride::className() const {
   return kind == Kind::ReturnAliases ? "aliasing" : "write";
 }
 
+std::string_view EffectOverride::libtorch() const {
+  std::string_view rest(origin);
+  if (!rest.starts_with(kAuditOriginPrefix))
+    return {};
+  rest.remove_prefix(kAuditOriginPrefix.size());
+  return rest.substr(0, rest.find(':'));
+}
+
 std::string EffectOverride::toString() const {
   return op + " | " + correction() + " | " + std::string(className()) + " | " + origin;
 }
@@ -115,8 +123,10 @@ Result<std::vector<EffectOverride>> parseEffectOverrides(std::string_view text) 
       return fail("the class of '" + entry.correction() + "' is '" +
                   std::string(entry.className()) + "', not '" + std::string(parts[2]) + "'");
     entry.origin = parts[3];
-    if (!entry.origin.starts_with("audit:") && !entry.handWritten())
-      return fail("the origin must start with 'audit:' or 'hand:'");
+    if (!entry.handWritten() &&
+        (entry.libtorch().empty() || entry.origin.find(':') == std::string::npos ||
+         words(entry.libtorch()).size() != 1))
+      return fail("the origin must start with 'audit libtorch VERSION:' or 'hand:'");
     out.push_back(std::move(entry));
   }
   return out;

@@ -284,7 +284,7 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
   GraphFormat& format = graph.format();
   bool placeholdersMade = false;
   bool sawStub = false;
-  std::unordered_map<std::string_view, const TypeAnnotation*> stubs;
+  Stubs stubs;
   auto makePlaceholders = [&]() -> bool {
     placeholdersMade = true;
     for (const Parameter& parameter : parameters) {
@@ -331,12 +331,19 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
     if (!placeholdersMade && graph.empty()) {
       advance();
       bool isFlatten = is(Tok::Comma);
-      bool isStub = false;
-      if (is(Tok::Colon) && !sawStub) {
-        // `a: "T"; b: "T"; ` has a ';' right after the annotation; a node has '='.
+      bool isStub = false, isLineStub = false;
+      if (is(Tok::Colon) && (!sawStub || format.stubPerLine)) {
+        // `a: "T"; b: "T"; ` has a ';' right after the annotation, `a: "T"  # c` ends the line
+        // there (one stub per line); a node has '='.
         advance();
         const TypeAnnotation* ignored = nullptr;
-        isStub = readAnnotation(ignored) && is(Tok::Semicolon);
+        bool annotated = readAnnotation(ignored);
+        isStub = annotated && !sawStub && is(Tok::Semicolon);
+        // Stubs annotate the placeholders the flatten line makes from parameters FX does not
+        // annotate (`primals, tangents`); elsewhere `y: "T"` is a statement missing its '='.
+        isLineStub = annotated && (is(Tok::Newline) || is(Tok::End)) &&
+                     std::none_of(parameters.begin(), parameters.end(),
+                                  [](const Parameter& p) { return p.type != nullptr; });
         error_.reset(); // a malformed annotation is reported when the line is read for real
       }
       startStatement(*line); // read the line again from its start
@@ -344,6 +351,17 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
         format.stubTrivia = takeTrivia();
         sawStub = true;
         if (!readStubLine(stubs))
+          return false;
+        continue;
+      }
+      if (isLineStub) {
+        std::span<const std::string_view> trivia = takeTrivia();
+        if (!sawStub) {
+          format.stubTrivia = trivia;
+          trivia = {};
+        }
+        sawStub = format.stubPerLine = true;
+        if (!readLineStub(stubs, trivia))
           return false;
         continue;
       }
@@ -414,7 +432,7 @@ bool Reader::readRebinding(std::vector<Parameter>& parameters) {
   return finishStatement(nullptr);
 }
 
-bool Reader::readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs) {
+bool Reader::readStubLine(Stubs& stubs) {
   while (is(Tok::Identifier)) {
     std::string_view name = cur_.text;
     advance();
@@ -423,13 +441,23 @@ bool Reader::readStubLine(std::unordered_map<std::string_view, const TypeAnnotat
     const TypeAnnotation* type = nullptr;
     if (!readAnnotation(type) || !expect(Tok::Semicolon, "';'"))
       return false;
-    stubs[name] = type;
+    stubs[name].type = type;
   }
   return finishStatement(nullptr);
 }
 
-bool Reader::readFlattenLine(
-    Graph& graph, const std::unordered_map<std::string_view, const TypeAnnotation*>& stubs) {
+bool Reader::readLineStub(Stubs& stubs, std::span<const std::string_view> trivia) {
+  Token name = cur_;
+  advance();
+  Stub stub{nullptr, {}, trivia};
+  if (!expect(Tok::Colon, "':'") || !readAnnotation(stub.type) || !finishStatement(&stub.comment))
+    return false;
+  if (!stubs.emplace(name.text, stub).second)
+    return fail("a second annotation stub for '" + std::string(name.text) + "'", name);
+  return true;
+}
+
+bool Reader::readFlattenLine(Graph& graph, const Stubs& stubs) {
   GraphFormat& format = graph.format();
   std::vector<Token> names;
   while (is(Tok::Identifier)) {
@@ -465,10 +493,44 @@ bool Reader::readFlattenLine(
     if (names_.find(name.text))
       return fail("duplicate placeholder '" + std::string(name.text) + "'", name);
     auto stub = stubs.find(name.text);
-    Node* node = graph.createPlaceholder(name.text, stub == stubs.end() ? nullptr : stub->second);
+    Node* node =
+        graph.createPlaceholder(name.text, stub == stubs.end() ? nullptr : stub->second.type);
     node->setLine(name.line);
+    if (stub != stubs.end()) {
+      node->setLeadingTrivia(stub->second.trivia);
+      graph.setTrailingComment(node, stub->second.comment);
+    }
     names_.insert(node);
   }
+  return true;
+}
+
+bool Reader::readMultiLineReturn(Graph& graph, Tok close, Arg& value) {
+  GraphFormat& format = graph.format();
+  format.multiLineReturn = true;
+  std::vector<Arg> items;
+  std::vector<std::string_view> comments;
+  while (!is(close)) {
+    Arg item;
+    if (!readValue(item, 1))
+      return false;
+    if (items.size() == Arg::kMaxElements)
+      return fail("more than " + std::to_string(Arg::kMaxElements) + " returned values", cur_);
+    items.push_back(item);
+    uint32_t itemLine = cur_.line;
+    if (is(Tok::Comma)) {
+      itemLine = cur_.line;
+      advance();
+    } else if (!is(close)) {
+      return failExpected(close == Tok::RParen ? "',' or ')'" : "',' or ']'");
+    }
+    comments.push_back(commentOnLine(itemLine));
+  }
+  advance();
+  value.kind = close == Tok::RParen ? ArgKind::Tuple : ArgKind::List;
+  value.count = static_cast<uint32_t>(items.size());
+  value.elements = copyToArena(items).data();
+  format.returnComments = copyToArena(comments);
   return true;
 }
 
@@ -485,7 +547,17 @@ bool Reader::readReturn(Graph& graph) {
       return false;
     if (callee != "pytree.tree_unflatten")
       return fail("expected pytree.tree_unflatten", first);
-    if (!expect(Tok::LParen, "'('") || !readValue(value, 1) || !expect(Tok::Comma, "','"))
+    if (!expect(Tok::LParen, "'('"))
+      return false;
+    // `[` with one value per line, each with a comment (PyTorch 2.8's AOT graphs), or a value.
+    if (is(Tok::LBracket) && lexer_.peek().line != cur_.line) {
+      advance();
+      if (!readMultiLineReturn(graph, Tok::RBracket, value))
+        return false;
+    } else if (!readValue(value, 1)) {
+      return false;
+    }
+    if (!expect(Tok::Comma, "','"))
       return false;
     size_t specStart = cur_.offset;
     std::string_view ignored;
@@ -504,30 +576,8 @@ bool Reader::readReturn(Graph& graph) {
     advance();
     if (cur_.line != openLine && !is(Tok::RParen)) {
       // `return (` with one value per line, each possibly followed by a comment.
-      format.multiLineReturn = true;
-      std::vector<Arg> items;
-      std::vector<std::string_view> comments;
-      while (!is(Tok::RParen)) {
-        Arg item;
-        if (!readValue(item, 1))
-          return false;
-        if (items.size() == Arg::kMaxElements)
-          return fail("more than " + std::to_string(Arg::kMaxElements) + " returned values", cur_);
-        items.push_back(item);
-        uint32_t itemLine = cur_.line;
-        if (is(Tok::Comma)) {
-          itemLine = cur_.line;
-          advance();
-        } else if (!is(Tok::RParen)) {
-          return failExpected("',' or ')'");
-        }
-        comments.push_back(commentOnLine(itemLine));
-      }
-      advance();
-      value.kind = ArgKind::Tuple;
-      value.count = static_cast<uint32_t>(items.size());
-      value.elements = copyToArena(items).data();
-      format.returnComments = copyToArena(comments);
+      if (!readMultiLineReturn(graph, Tok::RParen, value))
+        return false;
     } else {
       lexer_ = saved;
       cur_ = savedCur;

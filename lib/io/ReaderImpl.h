@@ -149,11 +149,27 @@ private:
   /// A statement `NODE = PARAMETER` before the first node, which names the placeholder of a
   /// parameter; false (and no error) if the current line is not one.
   bool readRebinding(std::vector<Parameter>& parameters);
-  bool readStubLine(std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
-  bool readFlattenLine(Graph& graph,
-                       const std::unordered_map<std::string_view, const TypeAnnotation*>& stubs);
+  /// A placeholder's annotation from the stub lines before the flatten line; one stub per line
+  /// (PyTorch 2.8 on) keeps its own comments.
+  struct Stub {
+    const TypeAnnotation* type = nullptr;
+    std::string_view comment;                 ///< trailing `# PlainAOTInput(idx=0)`
+    std::span<const std::string_view> trivia; ///< lines before it
+  };
+  using Stubs = std::unordered_map<std::string_view, Stub>;
+  /// `a: "T"; b: "T"; ` (all on one line).
+  bool readStubLine(Stubs& stubs);
+  /// `a: "T"  # comment` (one of several lines).
+  bool readLineStub(Stubs& stubs, std::span<const std::string_view> trivia);
+  bool readFlattenLine(Graph& graph, const Stubs& stubs);
   bool readNodeStatement(Graph& graph);
+  /// `a += b;  c = a` or `a[i] = v;  c = a`, `target` being `a`.
+  bool readInplaceStatement(Graph& graph, const Token& target);
+  /// The free list and comment after a node statement's right-hand side.
+  bool finishNodeStatement(Graph& graph, Node* node);
   bool readReturn(Graph& graph);
+  /// The values of a returned tuple or list written one per line, up to `close`.
+  bool readMultiLineReturn(Graph& graph, Tok close, Arg& value);
   void detectFreeConvention(Graph& graph);
   bool readFreeList(std::string_view self, bool& freesSelf);
   /// Sets `type` to the annotation shared by every node spelled the same way.

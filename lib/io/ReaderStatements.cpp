@@ -19,6 +19,14 @@ constexpr InfixOperator kBinaryOperators[] = {
     {"<", "operator.lt"},        {">", "operator.gt"},      {"<=", "operator.le"},
     {">=", "operator.ge"},
 };
+// torch/fx/graph.py inplace_methods: `a += b;  c = a` is c = operator.iadd(a, b).
+constexpr InfixOperator kInplaceOperators[] = {
+    {"+", "operator.iadd"},       {"-", "operator.isub"},     {"*", "operator.imul"},
+    {"//", "operator.ifloordiv"}, {"/", "operator.itruediv"}, {"%", "operator.imod"},
+    {"**", "operator.ipow"},      {"<<", "operator.ilshift"}, {">>", "operator.irshift"},
+    {"&", "operator.iand"},       {"|", "operator.ior"},      {"^", "operator.ixor"},
+    {"@", "operator.imatmul"},
+};
 constexpr InfixOperator kUnaryOperators[] = {
     {"-", "operator.neg"}, {"+", "operator.pos"}, {"~", "operator.invert"}};
 
@@ -113,6 +121,11 @@ bool Reader::readNodeStatement(Graph& graph) {
   uint32_t line = cur_.line;
   names_.prefetch(name.text);
   advance();
+  // `a += b;  c = a` and `a[i] = v;  c = a`: an in-place operator, written target first.
+  bool augmented = is(Tok::Operator) && lexer_.peek().kind == Tok::Assign &&
+                   lexer_.peek().offset == cur_.offset + cur_.text.size();
+  if (augmented || is(Tok::LBracket))
+    return readInplaceStatement(graph, name);
   const TypeAnnotation* type = nullptr;
   if (is(Tok::Colon)) {
     advance();
@@ -128,6 +141,65 @@ bool Reader::readNodeStatement(Graph& graph) {
     return false;
   Node* node = graph.back();
   node->setLeadingTrivia(trivia);
+  return finishNodeStatement(graph, node);
+}
+
+bool Reader::readInplaceStatement(Graph& graph, const Token& target) {
+  Node* self = names_.find(target.text);
+  if (!self)
+    return failUndefined(target);
+  std::span<const std::string_view> trivia = takeTrivia();
+  Arg operands[3] = {graph.nodeArg(self), Arg(), Arg()};
+  size_t count = 2;
+  std::string_view function = "operator.setitem";
+  if (is(Tok::LBracket)) {
+    advance();
+    if (!readValue(operands[1], 0) || !expect(Tok::RBracket, "']'") ||
+        !expect(Tok::Assign, "'='") || !readValue(operands[2], 0))
+      return false;
+    count = 3;
+  } else {
+    auto op = std::find_if(std::begin(kInplaceOperators), std::end(kInplaceOperators),
+                           [&](const InfixOperator& o) { return o.symbol == cur_.text; });
+    if (op == std::end(kInplaceOperators))
+      return fail("'" + std::string(cur_.text) + "=' is not an in-place operator FX prints", cur_);
+    function = op->function;
+    advance();
+    advance(); // '='
+    if (!readValue(operands[1], 0))
+      return false;
+  }
+  // FX names the node's result next: `;  c: "T" = a`.
+  if (!expect(Tok::Semicolon, "';' and the name of the in-place operator's result"))
+    return false;
+  Token name = cur_;
+  if (!is(Tok::Identifier))
+    return failExpected("the name of the in-place operator's result");
+  advance();
+  const TypeAnnotation* type = nullptr;
+  if (is(Tok::Colon)) {
+    advance();
+    if (!readAnnotation(type))
+      return false;
+  }
+  if (!expect(Tok::Assign, "'='"))
+    return false;
+  if (!is(Tok::Identifier) || cur_.text != target.text)
+    return fail("expected '" + std::string(target.text) + "', the in-place operator's target",
+                cur_);
+  advance();
+  if (names_.find(name.text))
+    return fail("redefinition of '" + std::string(name.text) + "'", name);
+  std::span<Arg> args = context_.allocate<Arg>(count);
+  std::copy(operands, operands + count, args.begin());
+  Node* node = graph.createCall(name.text, context_.target(Target::Kind::Function, function), args,
+                                {}, type);
+  node->setLine(target.line);
+  node->setLeadingTrivia(trivia);
+  return finishNodeStatement(graph, node);
+}
+
+bool Reader::finishNodeStatement(Graph& graph, Node* node) {
   names_.insert(node);
   if (is(Tok::Semicolon)) {
     advance();

@@ -32,6 +32,37 @@ constexpr InfixForm kInfixForms[] = {
     {"operator.invert", "~", true},
 };
 
+// torch/fx/graph.py inplace_methods: these targets print as `a += b;  c = a`.
+constexpr InfixForm kInplaceForms[] = {
+    {"operator.iadd", " += ", false},     {"operator.isub", " -= ", false},
+    {"operator.imul", " *= ", false},     {"operator.ifloordiv", " //= ", false},
+    {"operator.itruediv", " /= ", false}, {"operator.imod", " %= ", false},
+    {"operator.ipow", " **= ", false},    {"operator.ilshift", " <<= ", false},
+    {"operator.irshift", " >>= ", false}, {"operator.iand", " &= ", false},
+    {"operator.ior", " |= ", false},      {"operator.ixor", " ^= ", false},
+    {"operator.imatmul", " @= ", false},
+};
+
+/// The symbol `node` prints with as an in-place operator statement, "[]" for setitem; or empty.
+std::string_view inplaceSymbol(const Node& node) {
+  const Target* target = node.target();
+  if (!node.isCall() || target->kind != Target::Kind::Function || !node.kwargs().empty())
+    return {};
+  if (target->qualifiedName == "operator.setitem")
+    return node.args().size() == 3 ? "[]" : "";
+  for (const InfixForm& form : kInplaceForms)
+    if (form.function == target->qualifiedName && node.args().size() == 2)
+      return form.symbol;
+  return {};
+}
+
+std::string_view trimmed(std::string_view text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos)
+    return {};
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 constexpr std::string_view kMemoryFormatNames[] = {"torch.contiguous_format",
                                                    "torch.preserve_format", "torch.channels_last",
                                                    "torch.channels_last_3d"};
@@ -267,6 +298,8 @@ private:
   void computeLastUsers(const Graph& graph);
   /// `;  a = b = None` after a statement: the values it used last, then itself if unused.
   void freeList(const Node& node, bool freesItself);
+  /// A returned tuple or list, one element per line with its comment.
+  void multiLineElements(const Arg& value, char open, char close, const GraphFormat& format);
 
   const Context& context_;
   std::string* out_;
@@ -551,6 +584,24 @@ void Writer::computeLastUsers(const Graph& graph) {
   }
 }
 
+void Writer::multiLineElements(const Arg& value, char open, char close, const GraphFormat& format) {
+  put(open);
+  put('\n');
+  for (uint32_t i = 0; i < value.count; ++i) {
+    put(format.bodyIndent);
+    put("    ");
+    arg(value.elements[i]);
+    put(',');
+    if (i < format.returnComments.size() && !format.returnComments[i].empty()) {
+      put("  ");
+      put(format.returnComments[i]);
+    }
+    put('\n');
+  }
+  put(format.bodyIndent);
+  put(close);
+}
+
 void Writer::freeList(const Node& node, bool freesItself) {
   if (freed_.empty() && !freesItself)
     return;
@@ -573,7 +624,22 @@ void Writer::graph(const Graph& graph) {
 
   // Signature.
   put(format.defIndent);
-  if (format.pytreeInputs) {
+  if (format.pytreeInputs && format.multiLineSignature) {
+    // `def forward(` / `self,` / `primals,` / `tangents,` / `):`, one per line.
+    put("def forward(\n");
+    put(format.bodyIndent);
+    put("self,\n");
+    for (std::string_view rest = format.pytreeParameters; !rest.empty();) {
+      size_t comma = rest.find(',');
+      std::string_view name = trimmed(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      put(format.bodyIndent);
+      put(name);
+      put(",\n");
+    }
+    put(format.defIndent);
+    put("):\n");
+  } else if (format.pytreeInputs) {
     put("def forward(self");
     if (!format.pytreeParameters.empty()) {
       put(", ");
@@ -610,6 +676,18 @@ void Writer::graph(const Graph& graph) {
     for (const Node* node : placeholders) {
       if (node->type().kind == TypeAnnotation::Kind::None)
         continue;
+      if (format.stubPerLine) {
+        trivia(node->leadingTrivia());
+        put(format.bodyIndent);
+        put(node->name());
+        annotation(node->type());
+        if (!node->trailingComment().empty()) {
+          put("  ");
+          put(node->trailingComment());
+        }
+        put('\n');
+        continue;
+      }
       if (!anyAnnotated)
         put(format.bodyIndent);
       anyAnnotated = true;
@@ -673,29 +751,42 @@ void Writer::graph(const Graph& graph) {
       const Arg& value = node->args()[0];
       if (format.pytreeOutputs) {
         put("return pytree.tree_unflatten(");
-        arg(value);
+        if (format.multiLineReturn && value.kind == ArgKind::List)
+          multiLineElements(value, '[', ']', format);
+        else
+          arg(value);
         put(", ");
         put(format.pytreeOutSpec);
         put(')');
       } else if (format.multiLineReturn && value.kind == ArgKind::Tuple) {
-        put("return (\n");
-        for (uint32_t i = 0; i < value.count; ++i) {
-          put(format.bodyIndent);
-          put("    ");
-          arg(value.elements[i]);
-          put(',');
-          if (i < format.returnComments.size() && !format.returnComments[i].empty()) {
-            put("  ");
-            put(format.returnComments[i]);
-          }
-          put('\n');
-        }
-        put(format.bodyIndent);
-        put(')');
+        put("return ");
+        multiLineElements(value, '(', ')', format);
       } else {
         put("return ");
         arg(value);
       }
+    } else if (std::string_view symbol = inplaceSymbol(*node); !symbol.empty()) {
+      // `a += b;  c = a`: the operator on its target, then the node named as that target.
+      freed_.clear();
+      printing_ = node->order();
+      std::span<const Arg> args = node->args();
+      arg(args[0]);
+      if (symbol == "[]") {
+        put('[');
+        arg(args[1]);
+        put("] = ");
+        arg(args[2]);
+      } else {
+        put(symbol);
+        arg(args[1]);
+      }
+      put(";  ");
+      put(node->name());
+      annotation(node->type());
+      put(" = ");
+      arg(args[0]);
+      printing_ = kNotPrinting;
+      freeList(*node, format.freeUnusedNodes && !node->hasUses());
     } else {
       put(node->name());
       annotation(node->type());

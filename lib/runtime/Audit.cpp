@@ -12,9 +12,14 @@
 #include <c10/util/Logging.h>
 #include <cstring>
 #include <optional>
+#include <torch/version.h>
 
 namespace declone::runtime {
 namespace {
+
+std::string origin() {
+  return std::string(kAuditOriginPrefix) + libtorchVersion() + ": ";
+}
 
 enum class Layout : uint8_t { Contiguous, Transposed, Offset };
 
@@ -462,7 +467,7 @@ void Auditor::compare(const Facts& facts) {
       lie.kind = EffectOverride::Kind::ReturnAliases;
       lie.returnIndex = static_cast<uint32_t>(r);
       lie.argument = schema_.arguments[a].name;
-      lie.origin = "audit: " + facts.graph.call + "; return " + std::to_string(r) + " at offset " +
+      lie.origin = origin() + facts.graph.call + "; return " + std::to_string(r) + " at offset " +
                    std::to_string(facts.aliasOffset[r]);
       addLie(std::move(lie));
     }
@@ -474,7 +479,7 @@ void Auditor::compare(const Facts& facts) {
     lie.op = op;
     lie.kind = EffectOverride::Kind::Writes;
     lie.argument = schema_.arguments[a].name;
-    lie.origin = "audit: " + facts.graph.call;
+    lie.origin = origin() + facts.graph.call;
     addLie(std::move(lie));
   }
 }
@@ -604,7 +609,7 @@ OverloadAudit Auditor::run() {
       }
       if (onlyWhenTrue && ranFalse && shown) {
         lie.condition = schema_.arguments[b].name;
-        lie.origin = "audit: " + shown->graph.call;
+        lie.origin = origin() + shown->graph.call;
         break;
       }
     }
@@ -615,21 +620,35 @@ OverloadAudit Auditor::run() {
 }
 
 /// Keeps libtorch's warnings (deprecations the probes trigger) off stderr while auditing.
+/// libtorch 2.x passes a c10::Warning and moved the guard to c10::WarningUtils.
 class SilentWarnings : public c10::WarningHandler {
 public:
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning&) override {}
+#else
   void process(const c10::SourceLocation&, const std::string&, const bool) override {}
+#endif
 };
+#if TORCH_VERSION_MAJOR >= 2
+using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
+#else
+using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
+#endif
 
 } // namespace
 
 OverloadAudit auditOverload(const OpSchema& schema, const AuditOptions& options) {
   SilentWarnings silent;
-  c10::Warning::WarningHandlerGuard guard(&silent);
+  WarningHandlerGuard guard(&silent);
   // Most probes of an op fail (wrong shapes, wrong dtype), and libtorch symbolizes a backtrace
   // for each error it throws, which would be most of the audit's time. The messages suffice.
   // There is no getter to restore the fetcher with, and the audit runs in processes of its own.
   c10::SetStackTraceFetcher([] { return std::string(); });
   return Auditor(schema, options).run();
+}
+
+std::string libtorchVersion() {
+  return TORCH_VERSION;
 }
 
 } // namespace declone::runtime

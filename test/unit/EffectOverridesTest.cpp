@@ -15,8 +15,10 @@ TEST(EffectOverrides, ParsesEveryCorrection) {
   Result<std::vector<EffectOverride>> table = parseEffectOverrides(
       "# header\n"
       "\n"
-      "aten::dropout | return 0 aliases input | aliasing | audit: dropout(a0, 0.5, False)\n"
-      "aten::native_batch_norm | writes running_mean when training | write | audit: x | y\n"
+      "aten::dropout | return 0 aliases input | aliasing | audit libtorch 2.13.0: dropout(a0, 0.5, "
+      "False)\n"
+      "aten::native_batch_norm | writes running_mean when training | write | audit libtorch "
+      "2.13.0: x | y\n"
       "aten::batch_norm_update_stats | writes running_var | write | hand: why\n");
   ASSERT_TRUE(table.ok()) << table.error().message;
   ASSERT_EQ(table->size(), 3u);
@@ -26,16 +28,18 @@ TEST(EffectOverrides, ParsesEveryCorrection) {
   EXPECT_EQ(alias.returnIndex, 0u);
   EXPECT_EQ(alias.argument, "input");
   EXPECT_FALSE(alias.handWritten());
+  EXPECT_EQ(alias.libtorch(), "2.13.0");
   const EffectOverride& conditional = (*table)[1];
   EXPECT_EQ(conditional.kind, EffectOverride::Kind::Writes);
   EXPECT_EQ(conditional.argument, "running_mean");
   EXPECT_EQ(conditional.condition, "training");
-  EXPECT_EQ(conditional.origin, "audit: x | y"); // the origin keeps its own bars
+  EXPECT_EQ(conditional.origin, "audit libtorch 2.13.0: x | y"); // the origin keeps its own bars
   EXPECT_TRUE((*table)[2].handWritten());
+  EXPECT_EQ((*table)[2].libtorch(), "");
   EXPECT_EQ((*table)[2].condition, "");
   // Printing gives the line back.
-  EXPECT_EQ(conditional.toString(),
-            "aten::native_batch_norm | writes running_mean when training | write | audit: x | y");
+  EXPECT_EQ(conditional.toString(), "aten::native_batch_norm | writes running_mean when training | "
+                                    "write | audit libtorch 2.13.0: x | y");
 }
 
 TEST(EffectOverrides, RejectsMalformedLines) {
@@ -44,13 +48,19 @@ TEST(EffectOverrides, RejectsMalformedLines) {
     return table.ok() ? std::string() : table.error().message;
   };
   EXPECT_NE(error("aten::dropout | return 0 aliases input | aliasing\n"), "");
-  EXPECT_NE(error("dropout | return 0 aliases input | aliasing | audit: x\n"), "");
-  EXPECT_NE(error("aten::dropout | return x aliases input | aliasing | audit: x\n"), "");
-  EXPECT_NE(error("aten::dropout | reads input | aliasing | audit: x\n"), "");
-  EXPECT_NE(error("aten::dropout | return 0 aliases input | write | audit: x\n"), "");
+  EXPECT_NE(error("dropout | return 0 aliases input | aliasing | audit libtorch 2.13.0: x\n"), "");
+  EXPECT_NE(error("aten::dropout | return x aliases input | aliasing | audit libtorch 2.13.0: x\n"),
+            "");
+  EXPECT_NE(error("aten::dropout | reads input | aliasing | audit libtorch 2.13.0: x\n"), "");
+  EXPECT_NE(error("aten::dropout | return 0 aliases input | write | audit libtorch 2.13.0: x\n"),
+            "");
   EXPECT_NE(error("aten::dropout | writes input | write | guessed\n"), "");
-  Result<std::vector<EffectOverride>> table =
-      parseEffectOverrides("# ok\naten::dropout | writes input when | write | audit: x\n");
+  // An audited line names the libtorch whose kernels showed it.
+  EXPECT_NE(error("aten::dropout | writes input | write | audit: x\n"), "");
+  EXPECT_NE(error("aten::dropout | writes input | write | audit libtorch : x\n"), "");
+  EXPECT_NE(error("aten::dropout | writes input | write | audit libtorch 2.13.0 x\n"), "");
+  Result<std::vector<EffectOverride>> table = parseEffectOverrides(
+      "# ok\naten::dropout | writes input when | write | audit libtorch 2.13.0: x\n");
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.error().line, 2u);
 }

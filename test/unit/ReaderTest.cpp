@@ -338,6 +338,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"HighBytes", std::string("\xff\xfe\x80 garbage"), 1, 1, "expected 'class'"},
         BadInput{"DeeplyNested", deeplyNested(100000), 2, 289, "nested too deeply"},
         BadInput{"EmptyFile", "", 1, 1, "no graph found"},
+        // In-place operator statements: `a += b;  c = a` names the operator's target again.
+        BadInput{"InplaceOperatorOtherTarget", kHeader + "    x += 1;  y = z\n    return (y,)\n", 2,
+                 18, "expected 'x', the in-place operator's target"},
+        BadInput{"InplaceOperatorWithoutResult", kHeader + "    x += 1\n    return (x,)\n", 2, 11,
+                 "expected ';' and the name of the in-place operator's result"},
+        BadInput{"InplaceOperatorUndefinedTarget",
+                 kHeader + "    w += 1;  y = w\n    return (y,)\n", 2, 5, "undefined name 'w'"},
+        BadInput{"InplaceOperatorNotPrintedByFx", kHeader + "    x ~= 1;  y = x\n    return (y,)\n",
+                 2, 7, "'~=' is not an in-place operator"},
+        // One annotation stub per line belongs to the pytree convention (`primals, tangents`).
+        BadInput{"LineStubWithoutFlatten",
+                 "def forward(self, primals):\n    a: \"f32[4][1]cpu\"  # PlainAOTInput(idx=0)\n"
+                 "    y = torch.ops.aten.relu.default(a)\n    return (y,)\n",
+                 3, 5, "expected the fx_pytree.tree_flatten_spec line after the annotation stubs"},
+        BadInput{
+            "LineStubTwice",
+            "def forward(self, primals):\n    a: \"f32[4][1]cpu\"\n    a: \"f32[4][1]cpu\"\n"
+            "    a, = fx_pytree.tree_flatten_spec([primals], self._in_spec)\n    return (a,)\n",
+            3, 5, "a second annotation stub for 'a'"},
         BadInput{"UnknownDType",
                  kHeader + "    y: \"q32[4]\" = torch.ops.aten.relu.default(x)\n    return (y,)\n",
                  2, 9, "unknown dtype 'q32'"},

@@ -233,7 +233,8 @@ std::string tableHeader(const std::string& text) {
 }
 
 std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
-                      const std::vector<EffectOverride>& table, const std::string& command) {
+                      const std::vector<EffectOverride>& table, const std::set<std::string>& found,
+                      const std::string& libtorch, const std::string& command) {
   size_t exercised = 0, withSkipped = 0, unknownBySchema = 0;
   std::map<std::string, size_t> notExercised;
   std::vector<std::string> crashed;
@@ -254,7 +255,8 @@ std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
   std::ostringstream out;
   out << "# Effect audit\n\n"
       << "Written by `" << command << "` (declone-audit-effects, `make audit`): every op overload "
-      << "of the schema registry run with libtorch on random inputs (several shapes, dtypes, "
+      << "of the schema registry run with libtorch " << libtorch
+      << " on random inputs (several shapes, dtypes, "
       << "contiguous / transposed / offset layouts, each bool argument and `p` varied), what it "
       << "aliased and wrote compared with its schema.\n\n"
       << "| overloads | count |\n|---|---:|\n"
@@ -277,9 +279,14 @@ std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
     for (const EffectOverride* lie : lies)
       out << "- `" << lie->op << "`: " << lie->correction() << "\n";
   }
+  out << "\n## Seen with another libtorch only (kept: a graph may run with it)\n\n";
+  for (const EffectOverride& entry : table)
+    if (!entry.handWritten() && entry.libtorch() != libtorch && !found.count(entry.key()))
+      out << "- `" << entry.op << "`: " << entry.correction() << " (libtorch " << entry.libtorch()
+          << ")\n";
   out << "\n## Written by hand: ops the audit cannot run here\n\n";
   for (const EffectOverride& entry : table)
-    if (entry.handWritten())
+    if (entry.handWritten() && !found.count(entry.key()))
       out << "- `" << entry.op << "`: " << entry.correction() << " (" << entry.className() << "; "
           << entry.origin.substr(6) << ")\n";
   if (!crashed.empty()) {
@@ -344,6 +351,7 @@ int main(int argc, char** argv) {
   }
 
   std::map<std::string, const OpSchema*> overloads = registryOverloads();
+  const std::string libtorch = declone::runtime::libtorchVersion();
   std::string tableText;
   std::vector<EffectOverride> table;
   if (const std::string& path = !writeTable.empty() ? writeTable : checkTable; !path.empty()) {
@@ -375,7 +383,7 @@ int main(int argc, char** argv) {
   } else if (!checkTable.empty()) {
     std::set<std::string> inTable;
     for (const EffectOverride& entry : table)
-      if (!entry.handWritten())
+      if (entry.libtorch() == libtorch)
         inTable.insert(entry.op);
     size_t index = 0;
     for (const auto& [name, schema] : overloads)
@@ -402,7 +410,11 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::string summary = summarize(outcomes, overloads.size(), table, command);
+  std::set<std::string> found;
+  for (const Outcome& outcome : outcomes)
+    for (const EffectOverride& lie : outcome.lies)
+      found.insert(lie.key());
+  std::string summary = summarize(outcomes, overloads.size(), table, found, libtorch, command);
   if (only.empty())
     std::fputs(summary.c_str(), stdout);
   if (!summaryFile.empty() && !writeFile(summaryFile, summary)) {
@@ -411,9 +423,11 @@ int main(int argc, char** argv) {
   }
 
   if (!writeTable.empty()) {
+    // This libtorch's lines are replaced; hand-written lines and other versions' stay unless
+    // this audit found the same correction.
     std::vector<EffectOverride> entries;
     for (const EffectOverride& entry : table)
-      if (entry.handWritten())
+      if (entry.libtorch() != libtorch && !found.count(entry.key()))
         entries.push_back(entry);
     for (const Outcome& outcome : outcomes)
       entries.insert(entries.end(), outcome.lies.begin(), outcome.lies.end());
@@ -434,15 +448,13 @@ int main(int argc, char** argv) {
     std::map<std::string, const Outcome*> audited;
     for (const Outcome& outcome : outcomes)
       audited[outcome.name] = &outcome;
-    std::set<std::string> tableKeys, found;
+    std::set<std::string> tableKeys;
     for (const EffectOverride& entry : table)
       tableKeys.insert(entry.key());
-    for (const Outcome& outcome : outcomes)
-      for (const EffectOverride& lie : outcome.lies)
-        found.insert(lie.key());
-    size_t disagreements = 0;
+    size_t disagreements = 0, otherVersions = 0;
     for (const EffectOverride& entry : table) {
-      if (entry.handWritten() || found.count(entry.key()))
+      otherVersions += !entry.handWritten() && entry.libtorch() != libtorch;
+      if (entry.libtorch() != libtorch || found.count(entry.key()))
         continue;
       const Outcome* outcome = audited.at(entry.op);
       std::printf("not confirmed by libtorch: %s%s%s\n", entry.toString().c_str(),
@@ -456,8 +468,10 @@ int main(int argc, char** argv) {
           std::printf("not in the table: %s\n", lie.toString().c_str());
           ++disagreements;
         }
-    std::printf("%zu overloads audited, %zu disagreements with %s\n", outcomes.size(),
-                disagreements, checkTable.c_str());
+    std::printf("%zu overloads audited with libtorch %s, %zu disagreements with %s (%zu lines "
+                "of other libtorch versions not checked)\n",
+                outcomes.size(), libtorch.c_str(), disagreements, checkTable.c_str(),
+                otherVersions);
     return disagreements ? 1 : 0;
   }
   return 0;

@@ -147,9 +147,11 @@ struct GraphFormat {
   /// Pytree calling convention: `def forward(self, primals, tangents):` followed by an
   /// annotation stub line and `a, b, = fx_pytree.tree_flatten_spec(SPEC)`.
   bool pytreeInputs = false;
-  std::string_view pytreeParameters;               ///< "primals, tangents"
-  std::string_view pytreeInSpec;                   ///< "[primals, tangents], self._in_spec"
-  std::span<const std::string_view> stubTrivia;    ///< lines before the stub line
+  std::string_view pytreeParameters;            ///< "primals, tangents"
+  std::string_view pytreeInSpec;                ///< "[primals, tangents], self._in_spec"
+  std::span<const std::string_view> stubTrivia; ///< lines before the (first) stub line
+  /// `a: "T"  # comment`, one stub per line (PyTorch 2.8 on), not `a: "T"; b: "T"; `.
+  bool stubPerLine = false;
   std::span<const std::string_view> flattenTrivia; ///< lines before the flatten line
   bool pytreeOutputs = false;     ///< `return pytree.tree_unflatten(VALUE, OUTSPEC)`
   std::string_view pytreeOutSpec; ///< "self._out_spec"

@@ -45,4 +45,7 @@ struct AuditOptions {
 /// run each overload in a child process. Turns off libtorch's error backtraces in the process.
 [[nodiscard]] OverloadAudit auditOverload(const OpSchema& schema, const AuditOptions& options);
 
+/// The version of the libtorch the audit runs, "2.13.0": the origin of what it finds.
+[[nodiscard]] std::string libtorchVersion();
+
 } // namespace declone::runtime
