@@ -53,6 +53,9 @@ struct Inputs {
 
 /// Registers stand-in kernels for the supplement's custom ops that this libtorch lacks (once).
 void registerStandInKernels();
+/// Registers CPU kernels for the prims PyTorch defines in Python (iota, the low-memory max pool
+/// pair, ...), which Inductor's post-grad graphs call. Idempotent.
+void registerPrimsKernels();
 
 /// Runs the graph; returns the values of the output's elements (a tuple or list is flattened
 /// one level; a single value gives one element). Inputs are mutated in place as the graph says.

@@ -960,11 +960,13 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
 Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
                                          std::vector<c10::IValue>* nodeValues, bool snapshot) {
   registerStandInKernels();
+  registerPrimsKernels();
   return Executor(graph, inputs).run(nodeValues, snapshot);
 }
 
 Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs) {
   registerStandInKernels();
+  registerPrimsKernels();
   return Executor(module.graph, inputs, &module).run(nullptr, true);
 }
 

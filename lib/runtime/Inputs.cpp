@@ -5,6 +5,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
 #include <random>
+#include <unordered_set>
 
 namespace declone::runtime::detail {
 
@@ -51,11 +52,77 @@ uint64_t stableHash(std::string_view text) {
   return hash;
 }
 
+/// Integers are drawn from [0, kIntegerRange) unless they end up indexing something smaller.
+constexpr int64_t kIntegerRange = 16;
+
+/// For the integer tensor inputs whose values end up as indices (embedding's indices into the
+/// weight's rows, gather's and index_select's index into self's dimension `dim`), the extent
+/// they index, or the smallest of several. Values flow through any op on the way (token type
+/// ids expanded, gathered, then embedded), so an index bounds every integer input it derives
+/// from: out-of-range values would make the graph fail, not test it.
+std::unordered_map<const Node*, int64_t>
+indexBounds(const Graph& graph, SymContext& sym,
+            const std::unordered_map<std::string, int64_t>& symbols) {
+  std::unordered_map<const Node*, int64_t> bounds;
+  auto extent = [&](const Arg& tensor, int64_t dim) -> std::optional<int64_t> {
+    if (tensor.kind != ArgKind::Node)
+      return std::nullopt;
+    const TypeAnnotation& type = tensor.node()->type();
+    if (type.kind != TypeAnnotation::Kind::Tensor)
+      return std::nullopt;
+    int64_t rank = static_cast<int64_t>(type.tensor->sizes.size());
+    if (dim < 0)
+      dim += rank;
+    if (dim < 0 || dim >= rank)
+      return std::nullopt;
+    return sym.evaluate(type.tensor->sizes[static_cast<size_t>(dim)], symbols);
+  };
+  auto bound = [&](const Arg& index, int64_t limit) {
+    if (index.kind != ArgKind::Node || limit <= 0)
+      return;
+    std::vector<const Node*> stack{index.node()};
+    std::unordered_set<const Node*> seen{index.node()};
+    while (!stack.empty()) {
+      const Node* node = stack.back();
+      stack.pop_back();
+      if (node->isPlaceholder() || node->kind() == Node::Kind::GetAttr) {
+        auto [entry, fresh] = bounds.emplace(node, limit);
+        if (!fresh)
+          entry->second = std::min(entry->second, limit);
+        continue;
+      }
+      node->forEachInput([&](Node* input) {
+        if (seen.insert(input).second)
+          stack.push_back(input);
+      });
+    }
+  };
+  for (const Node* node : graph) {
+    if (!node->isCall() || node->target()->kind != Target::Kind::Op ||
+        node->target()->opNamespace != "aten")
+      continue;
+    std::span<const Arg> args = node->args();
+    std::string_view op = node->target()->opName;
+    std::optional<int64_t> limit;
+    if (op == "embedding" && args.size() >= 2) {
+      limit = extent(args[0], 0);
+      if (limit)
+        bound(args[1], *limit);
+    } else if ((op == "gather" || op == "index_select") && args.size() >= 3 &&
+               args[1].kind == ArgKind::Int) {
+      limit = extent(args[0], args[1].integer);
+      if (limit)
+        bound(args[2], *limit);
+    }
+  }
+  return bounds;
+}
+
 /// A random tensor with the annotated dtype, sizes, strides and storage offset, viewed out of
-/// a 1-D base that holds exactly its extent.
+/// a 1-D base that holds exactly its extent. Integers lie in [0, integerRange).
 Result<InputValue> makeTensor(SymContext& sym, const Node* node,
                               const std::unordered_map<std::string, int64_t>& symbols,
-                              at::Generator& generator) {
+                              at::Generator& generator, int64_t integerRange = kIntegerRange) {
   auto evaluate = [&](SymExpr expr) -> Result<int64_t> {
     std::optional<int64_t> value = sym.evaluate(expr, symbols);
     if (!value)
@@ -114,7 +181,7 @@ Result<InputValue> makeTensor(SymContext& sym, const Node* node,
   else if (dtype == at::kBool)
     base = at::randint(0, 2, {extent}, generator, options);
   else
-    base = at::randint(0, 16, {extent}, generator, options);
+    base = at::randint(0, integerRange, {extent}, generator, options);
   InputValue input;
   input.base = base;
   input.value = base.as_strided(sizes, strides, offset);
@@ -152,6 +219,7 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
     inputs.symbols[name] = hint != hints.end() ? hint->second : 2 + int64_t(random() % 7);
   }
   at::Generator generator = at::detail::createCPUGenerator(seed);
+  std::unordered_map<const Node*, int64_t> bounds = indexBounds(graph, sym, inputs.symbols);
   for (const Node* node : placeholders) {
     const TypeAnnotation& type = node->type();
     if (type.kind == TypeAnnotation::Kind::Sym) {
@@ -169,7 +237,10 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
       return Error{"placeholder " + std::string(node->name()) +
                        " needs a tensor or Sym annotation to make an input",
                    node->line(), 0};
-    Result<InputValue> input = makeTensor(sym, node, inputs.symbols, generator);
+    auto bound = bounds.find(node);
+    Result<InputValue> input =
+        makeTensor(sym, node, inputs.symbols, generator,
+                   bound == bounds.end() ? kIntegerRange : std::min(kIntegerRange, bound->second));
     if (!input.ok())
       return input.error();
     inputs.values.push_back(std::move(input).value());

@@ -56,6 +56,14 @@ def pytest_terminal_summary(terminalreporter):
                                 f"{'compile s':>9} {'share':>7}  kept by safe")
     for name in sorted(REPORT):
         terminalreporter.write_line(_row(name, REPORT[name]))
+    verified = [outcome == "verified" for figures in REPORT.values()
+                for outcome in figures.get("verify", [])]
+    terminalreporter.write_line(f"declone opt --verify: {sum(verified)} of {len(verified)} "
+                                "joint graphs verified")
+    for name in sorted(REPORT):
+        for outcome in REPORT[name].get("verify", []):
+            if outcome != "verified":
+                terminalreporter.write_line(f"{name}: {outcome}")
     for name in sorted(REPORT):
         for side in ("inductor_only", "declone_only"):
             if REPORT[name][side]:

@@ -10,7 +10,10 @@ import torch
 import torch._inductor.config as inductor_config
 
 import declone.fx
+import declone_test_support as support
 from models import MODELS
+
+cli = support.cli  # the session fixture
 
 CLONE = torch.ops.aten.clone.default
 # float32 on the CPU; Inductor fuses and reorders reductions, which a training step's
@@ -32,6 +35,7 @@ class Observer(declone.fx._PassBase):
     def __init__(self, decide=False):
         self.decide = decide
         self.graphs = []
+        self.texts = []  # each graph as declone reads it, for `declone opt --verify`
 
     def __call__(self, graph):
         clones = _clones(graph)
@@ -42,6 +46,7 @@ class Observer(declone.fx._PassBase):
             removed = [r.node for r in declone.fx.eliminate_clones(copied)
                        if r.decision == "removed"]
         self.graphs.append((clones, removed))
+        self.texts.append(declone.fx.dumps(graph))
 
     def uuid(self):
         return None  # never cached: it must see every graph
@@ -76,6 +81,22 @@ def _compiled_step(model, inputs, phase, loss, pre, post):
         return state, time.perf_counter() - start
 
 
+def _verify(cli, texts, folder):
+    """`declone opt --verify` on each graph: libtorch (the venv's, 2.13) runs it before and after
+    declone's safe rewrite. A rewrite found wrong fails the test; a graph that cannot run here
+    is reported with libtorch's reason."""
+    outcomes = []
+    for index, text in enumerate(texts):
+        path = folder / f"graph{index}.fx"
+        path.write_text(text)
+        done = support.run_cli(cli, "opt", path, "--verify", "-o", folder / f"graph{index}.opt.fx")
+        assert done.returncode != 1, f"declone's rewrite of {path} is not equivalent:\n" \
+                                     f"{done.stderr[-3000:]}"
+        outcomes.append("verified" if done.returncode == 0 else
+                        "cannot run: " + done.stderr.strip().splitlines()[-1][-300:])
+    return outcomes
+
+
 def _assert_matches(state, reference, what):
     assert state.keys() == reference.keys(), what
     for key, expected in reference.items():
@@ -87,7 +108,7 @@ def _assert_matches(state, reference, what):
 
 @pytest.mark.parametrize("phase", ["inference", "training"])
 @pytest.mark.parametrize("name", sorted(MODELS))
-def test_model_compiles_to_what_eager_computes(name, phase, report):
+def test_model_compiles_to_what_eager_computes(name, phase, report, cli, tmp_path):
     """Two compiles in inference, one in a training step (Inductor's baseline would cost one
     more; each mode is checked against eager instead). The safe one carries an observer at the joint-graph pre-pass, before Inductor's
     own clone removal: the clones there, less those declone then sees as post-grad post pass,
@@ -124,6 +145,7 @@ def test_model_compiles_to_what_eager_computes(name, phase, report):
             left = {r.node for run in clone_pass.runs for r in run.remarks}
             declone_removes = {name for _, removed in observer.graphs for name in removed}
             inductor_removes = seen - left
+            figures["verify"] = _verify(cli, observer.texts, tmp_path)
             figures.update(clones=len(seen), inductor_removed=len(inductor_removes),
                            joint_safe_removed=len(declone_removes),
                            inductor_only=sorted(inductor_removes - declone_removes),
