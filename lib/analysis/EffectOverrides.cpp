@@ -3,6 +3,7 @@
 
 #include "EffectOverridesText.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -123,9 +124,14 @@ Result<std::vector<EffectOverride>> parseEffectOverrides(std::string_view text) 
       return fail("the class of '" + entry.correction() + "' is '" +
                   std::string(entry.className()) + "', not '" + std::string(parts[2]) + "'");
     entry.origin = parts[3];
-    if (!entry.handWritten() &&
-        (entry.libtorch().empty() || entry.origin.find(':') == std::string::npos ||
-         words(entry.libtorch()).size() != 1))
+    // A version is one word of letters, digits and . + _ - ("2.13.0", "2.6.0+debian").
+    auto versionChar = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '_' ||
+             c == '-';
+    };
+    std::string_view version = entry.libtorch();
+    if (!entry.handWritten() && (version.empty() || entry.origin.find(':') == std::string::npos ||
+                                 !std::all_of(version.begin(), version.end(), versionChar)))
       return fail("the origin must start with 'audit libtorch VERSION:' or 'hand:'");
     out.push_back(std::move(entry));
   }

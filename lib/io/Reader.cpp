@@ -314,6 +314,9 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
       continue;
     startStatement(*line);
     if (isIdent("return")) {
+      if (sawStub && !placeholdersMade)
+        return fail("expected the fx_pytree.tree_flatten_spec line after the annotation stubs",
+                    line->number, static_cast<uint32_t>(line->indent() + 1));
       if (!placeholdersMade && !makePlaceholders())
         return false;
       if (!readReturn(graph))
@@ -366,6 +369,13 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
         continue;
       }
       if (isFlatten) {
+        // The writer prints a multi-line pytree signature from the parameters' names alone.
+        for (const Parameter& parameter : parameters)
+          if (format.multiLineSignature &&
+              (parameter.type || parameter.defaultValue || !parameter.comment.empty()))
+            return fail("a pytree forward's parameter '" + std::string(parameter.name) +
+                            "' has an annotation, a default or a comment",
+                        parameter.line, parameter.column);
         format.flattenTrivia = takeTrivia();
         if (!readFlattenLine(graph, stubs))
           return false;
@@ -549,10 +559,12 @@ bool Reader::readReturn(Graph& graph) {
       return fail("expected pytree.tree_unflatten", first);
     if (!expect(Tok::LParen, "'('"))
       return false;
-    // `[` with one value per line, each with a comment (PyTorch 2.8's AOT graphs), or a value.
-    if (is(Tok::LBracket) && lexer_.peek().line != cur_.line) {
+    // `[` (a list) or `(` (a tuple) with one value per line, each with a comment (PyTorch
+    // 2.8's AOT graphs), or a value.
+    if ((is(Tok::LBracket) || is(Tok::LParen)) && lexer_.peek().line != cur_.line) {
+      Tok close = is(Tok::LBracket) ? Tok::RBracket : Tok::RParen;
       advance();
-      if (!readMultiLineReturn(graph, Tok::RBracket, value))
+      if (!readMultiLineReturn(graph, close, value))
         return false;
     } else if (!readValue(value, 1)) {
       return false;

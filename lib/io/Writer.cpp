@@ -46,7 +46,9 @@ constexpr InfixForm kInplaceForms[] = {
 /// The symbol `node` prints with as an in-place operator statement, "[]" for setitem; or empty.
 std::string_view inplaceSymbol(const Node& node) {
   const Target* target = node.target();
-  if (!node.isCall() || target->kind != Target::Kind::Function || !node.kwargs().empty())
+  // FX writes the target first and names it again: it must be a node (`1 += y` is no Python).
+  if (!node.isCall() || target->kind != Target::Kind::Function || !node.kwargs().empty() ||
+      node.args().empty() || node.args()[0].kind != ArgKind::Node)
     return {};
   if (target->qualifiedName == "operator.setitem")
     return node.args().size() == 3 ? "[]" : "";
@@ -753,6 +755,8 @@ void Writer::graph(const Graph& graph) {
         put("return pytree.tree_unflatten(");
         if (format.multiLineReturn && value.kind == ArgKind::List)
           multiLineElements(value, '[', ']', format);
+        else if (format.multiLineReturn && value.kind == ArgKind::Tuple)
+          multiLineElements(value, '(', ')', format);
         else
           arg(value);
         put(", ");

@@ -253,6 +253,7 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
 
 Status addAttributes(const Graph& graph, uint64_t seed, Inputs& inputs) {
   SymContext& sym = graph.context().sym();
+  std::unordered_map<const Node*, int64_t> bounds = indexBounds(graph, sym, inputs.symbols);
   for (const Node* node : graph) {
     if (node->kind() != Node::Kind::GetAttr || inputs.attributes.count(node->attribute()))
       continue;
@@ -270,7 +271,10 @@ Status addAttributes(const Graph& graph, uint64_t seed, Inputs& inputs) {
                    node->line(), 0};
     at::Generator generator = at::detail::createCPUGenerator(seed * 0x9E3779B97F4A7C15ull ^
                                                              stableHash(node->attribute()));
-    Result<InputValue> value = makeTensor(sym, node, inputs.symbols, generator);
+    auto bound = bounds.find(node);
+    Result<InputValue> value =
+        makeTensor(sym, node, inputs.symbols, generator,
+                   bound == bounds.end() ? kIntegerRange : std::min(kIntegerRange, bound->second));
     if (!value.ok())
       return value.error();
     inputs.attributes.emplace(std::string(node->attribute()), std::move(value).value());

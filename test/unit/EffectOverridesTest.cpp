@@ -59,6 +59,8 @@ TEST(EffectOverrides, RejectsMalformedLines) {
   EXPECT_NE(error("aten::dropout | writes input | write | audit: x\n"), "");
   EXPECT_NE(error("aten::dropout | writes input | write | audit libtorch : x\n"), "");
   EXPECT_NE(error("aten::dropout | writes input | write | audit libtorch 2.13.0 x\n"), "");
+  EXPECT_NE(error("aten::dropout | writes input | write | audit libtorch 2.13.0 : x\n"), "");
+  EXPECT_NE(error("aten::dropout | writes input | write | audit libtorch  2.13.0: x\n"), "");
   Result<std::vector<EffectOverride>> table = parseEffectOverrides(
       "# ok\naten::dropout | writes input when | write | audit libtorch 2.13.0: x\n");
   ASSERT_FALSE(table.ok());

@@ -352,6 +352,16 @@ INSTANTIATE_TEST_SUITE_P(
                  "def forward(self, primals):\n    a: \"f32[4][1]cpu\"  # PlainAOTInput(idx=0)\n"
                  "    y = torch.ops.aten.relu.default(a)\n    return (y,)\n",
                  3, 5, "expected the fx_pytree.tree_flatten_spec line after the annotation stubs"},
+        BadInput{"LineStubThenReturn",
+                 "def forward(self, primals):\n    a: \"f32[4][1]cpu\"  # c\n"
+                 "    return (primals,)\n",
+                 3, 5, "expected the fx_pytree.tree_flatten_spec line after the annotation stubs"},
+        BadInput{"PytreeParameterAnnotated",
+                 "def forward(\n    self,\n    primals: \"f32[3, 4]\",\n):\n"
+                 "    a: \"f32[4][1]cpu\"; \n"
+                 "    a, = fx_pytree.tree_flatten_spec([primals], self._in_spec)\n"
+                 "    return (a,)\n",
+                 3, 5, "a pytree forward's parameter 'primals' has an annotation"},
         BadInput{
             "LineStubTwice",
             "def forward(self, primals):\n    a: \"f32[4][1]cpu\"\n    a: \"f32[4][1]cpu\"\n"

@@ -281,7 +281,9 @@ std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
   }
   out << "\n## Seen with another libtorch only (kept: a graph may run with it)\n\n";
   for (const EffectOverride& entry : table)
-    if (!entry.handWritten() && entry.libtorch() != libtorch && !found.count(entry.key()))
+    if (!entry.handWritten() && entry.libtorch() != libtorch && !found.count(entry.key()) &&
+        std::any_of(outcomes.begin(), outcomes.end(),
+                    [&](const Outcome& outcome) { return outcome.name == entry.op; }))
       out << "- `" << entry.op << "`: " << entry.correction() << " (libtorch " << entry.libtorch()
           << ")\n";
   out << "\n## Written by hand: ops the audit cannot run here\n\n";
@@ -411,9 +413,12 @@ int main(int argc, char** argv) {
   }
 
   std::set<std::string> found;
-  for (const Outcome& outcome : outcomes)
+  std::map<std::string, const Outcome*> audited;
+  for (const Outcome& outcome : outcomes) {
+    audited[outcome.name] = &outcome;
     for (const EffectOverride& lie : outcome.lies)
       found.insert(lie.key());
+  }
   std::string summary = summarize(outcomes, overloads.size(), table, found, libtorch, command);
   if (only.empty())
     std::fputs(summary.c_str(), stdout);
@@ -427,7 +432,7 @@ int main(int argc, char** argv) {
     // this audit found the same correction.
     std::vector<EffectOverride> entries;
     for (const EffectOverride& entry : table)
-      if (entry.libtorch() != libtorch && !found.count(entry.key()))
+      if ((entry.libtorch() != libtorch || !audited.count(entry.op)) && !found.count(entry.key()))
         entries.push_back(entry);
     for (const Outcome& outcome : outcomes)
       entries.insert(entries.end(), outcome.lies.begin(), outcome.lies.end());
@@ -445,16 +450,13 @@ int main(int argc, char** argv) {
 
   if (!checkTable.empty()) {
     // Every audited entry must still be confirmed, and every lie found must be in the table.
-    std::map<std::string, const Outcome*> audited;
-    for (const Outcome& outcome : outcomes)
-      audited[outcome.name] = &outcome;
     std::set<std::string> tableKeys;
     for (const EffectOverride& entry : table)
       tableKeys.insert(entry.key());
     size_t disagreements = 0, otherVersions = 0;
     for (const EffectOverride& entry : table) {
       otherVersions += !entry.handWritten() && entry.libtorch() != libtorch;
-      if (entry.libtorch() != libtorch || found.count(entry.key()))
+      if (entry.libtorch() != libtorch || found.count(entry.key()) || !audited.count(entry.op))
         continue;
       const Outcome* outcome = audited.at(entry.op);
       std::printf("not confirmed by libtorch: %s%s%s\n", entry.toString().c_str(),

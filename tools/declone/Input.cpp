@@ -36,29 +36,24 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
 }
 
 Status writeOutput(std::string_view path, std::string_view text) {
-  bool toStdout = path.empty() || path == "-";
-  std::FILE* stream = toStdout ? stdout : std::fopen(std::string(path).c_str(), "wb");
-  if (!stream)
-    return Error{"cannot write '" + std::string(path) + "': " + std::strerror(errno)};
-  bool ok = std::fwrite(text.data(), 1, text.size(), stream) == text.size();
-  ok = (toStdout ? std::fflush(stream) : std::fclose(stream)) == 0 && ok;
-  if (!ok)
-    return Error{"cannot write '" + std::string(path) + "'"};
-  return declone::ok();
+  return writeFileAtomically(path, text);
 }
 
 int writeGraph(std::string_view path, const GraphFile& file) {
   // Streamed in chunks rather than built whole: the output is as large as the input.
-  bool toStdout = path.empty() || path == "-";
-  std::FILE* stream = toStdout ? stdout : std::fopen(std::string(path).c_str(), "wb");
-  if (!stream) {
-    reportUsageError("cannot write '" + std::string(path) + "': " + std::strerror(errno));
+  Result<OutputFile> output = OutputFile::open(path);
+  if (!output.ok()) {
+    reportUsageError(output.error().message);
     return kBadInput;
   }
-  bool ok = writeGraphFile(file, stream);
-  ok = (toStdout ? std::fflush(stream) : std::fclose(stream)) == 0 && ok;
-  if (!ok) {
-    reportUsageError("cannot write '" + std::string(path) + "'");
+  // A failed write is not committed: the output file stays as it was.
+  Status committed =
+      writeGraphFile(file, output->stream())
+          ? output->commit()
+          : Error{"cannot write '" + std::string(path.empty() || path == "-" ? "<stdout>" : path) +
+                  "': " + std::strerror(errno ? errno : EIO)};
+  if (!committed.ok()) {
+    reportUsageError(committed.error().message);
     return kBadInput;
   }
   return kSuccess;

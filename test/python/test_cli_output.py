@@ -1,0 +1,105 @@
+"""`-o FILE` replaces FILE whole: a write that is interrupted, fails or races another leaves
+either the old file or a complete new one, never a truncated or interleaved one, and no
+temporary file behind."""
+
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+import declone_test_support as support
+
+cli = support.cli  # the session fixture
+
+
+@pytest.fixture(scope="module")
+def big_graphs(cli, tmp_path_factory):
+    """Two different graphs of 300,000 statements (40 MB each): printing one takes long enough
+    to be caught in the middle."""
+    generate = pathlib.Path(cli).with_name("declone-generate")
+    if not generate.exists():
+        pytest.skip("declone-generate not built")
+    folder = tmp_path_factory.mktemp("big")
+    graphs = []
+    for seed in (1, 2):
+        path = folder / f"graph{seed}.fx"
+        subprocess.run([str(generate), "--nodes", "300000", "--seed", str(seed), "-o", str(path)],
+                       check=True)
+        graphs.append(path)
+    return graphs
+
+
+def _temporaries(folder):
+    return [name for name in os.listdir(folder) if name.endswith(".tmp")]
+
+
+def _interrupt_while_writing(cli, source, out, signal_number):
+    """Runs `declone print SOURCE -o OUT` and sends it the signal once its temporary file
+    exists; returns the exit status, or None if the write finished first."""
+    process = subprocess.Popen([cli, "print", str(source), "-o", str(out)])
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        if _temporaries(out.parent):
+            process.send_signal(signal_number)
+            return process.wait(timeout=60)
+        time.sleep(0.001)
+    process.wait(timeout=60)
+    return None
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+                         ids=["SIGINT", "SIGTERM", "SIGKILL"])
+def test_a_writer_killed_mid_file_leaves_the_old_file(cli, big_graphs, tmp_path, signal_number):
+    out = tmp_path / "out.fx"
+    for _ in range(5):  # the write may finish before the signal is sent: try again
+        out.write_text("the old file\n")
+        status = _interrupt_while_writing(cli, big_graphs[0], out, signal_number)
+        if status is not None:
+            break
+    else:
+        pytest.skip("every write finished before it could be interrupted")
+    assert status == -signal_number
+    assert out.read_text() == "the old file\n"
+    # SIGKILL cannot be caught: its temporary file stays (beside, never instead of, the output).
+    leftovers = _temporaries(tmp_path)
+    assert leftovers == [] if signal_number != signal.SIGKILL else len(leftovers) == 1
+
+
+def test_concurrent_writers_leave_one_complete_output(cli, big_graphs):
+    texts = [path.read_text() for path in big_graphs]
+    out = big_graphs[0].parent / "shared.fx"
+    for _ in range(3):
+        writers = [subprocess.Popen([cli, "print", str(path), "-o", str(out)])
+                   for path in big_graphs]
+        assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
+        assert out.read_text() in texts
+    assert _temporaries(out.parent) == []
+
+
+def test_the_output_keeps_the_mode_of_the_file_it_replaces(cli, tmp_path):
+    source = support.REPO / "examples" / "mamba_slice.fx"
+    out = tmp_path / "out.fx"
+    out.write_text("old\n")
+    out.chmod(0o640)
+    done = support.run_cli(cli, "print", source, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == source.read_text()
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def test_write_errors_name_the_file_and_the_reason(cli, tmp_path):
+    source = support.REPO / "examples" / "mamba_slice.fx"
+    done = support.run_cli(cli, "print", source, "-o", tmp_path / "missing" / "out.fx")
+    assert done.returncode == 2
+    assert "out.fx': No such file or directory" in done.stderr
+    done = support.run_cli(cli, "print", source, "-o", tmp_path)
+    assert done.returncode == 2 and "Is a directory" in done.stderr
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([cli, "print", str(source)], stdout=full,
+                                  stderr=subprocess.PIPE, text=True)
+        assert done.returncode == 2
+        assert "cannot write '<stdout>': No space left on device" in done.stderr
