@@ -163,6 +163,8 @@ private:
   bool readLineStub(Stubs& stubs, std::span<const std::string_view> trivia);
   bool readFlattenLine(Graph& graph, const Stubs& stubs);
   bool readNodeStatement(Graph& graph);
+  /// What follows a node's name: `: "T" =` or `=`.
+  bool readAnnotationAndAssign(const TypeAnnotation*& type);
   /// `a += b;  c = a` or `a[i] = v;  c = a`, `target` being `a`.
   bool readInplaceStatement(Graph& graph, const Token& target);
   /// The free list and comment after a node statement's right-hand side.

@@ -127,12 +127,7 @@ bool Reader::readNodeStatement(Graph& graph) {
   if (augmented || is(Tok::LBracket))
     return readInplaceStatement(graph, name);
   const TypeAnnotation* type = nullptr;
-  if (is(Tok::Colon)) {
-    advance();
-    if (!readAnnotation(type))
-      return false;
-  }
-  if (!expect(Tok::Assign, "'='"))
+  if (!readAnnotationAndAssign(type))
     return false;
   if (names_.find(name.text))
     return fail("redefinition of '" + std::string(name.text) + "'", name);
@@ -142,6 +137,15 @@ bool Reader::readNodeStatement(Graph& graph) {
   Node* node = graph.back();
   node->setLeadingTrivia(trivia);
   return finishNodeStatement(graph, node);
+}
+
+bool Reader::readAnnotationAndAssign(const TypeAnnotation*& type) {
+  if (is(Tok::Colon)) {
+    advance();
+    if (!readAnnotation(type))
+      return false;
+  }
+  return expect(Tok::Assign, "'='");
 }
 
 bool Reader::readInplaceStatement(Graph& graph, const Token& target) {
@@ -177,12 +181,7 @@ bool Reader::readInplaceStatement(Graph& graph, const Token& target) {
     return failExpected("the name of the in-place operator's result");
   advance();
   const TypeAnnotation* type = nullptr;
-  if (is(Tok::Colon)) {
-    advance();
-    if (!readAnnotation(type))
-      return false;
-  }
-  if (!expect(Tok::Assign, "'='"))
+  if (!readAnnotationAndAssign(type))
     return false;
   if (!is(Tok::Identifier) || cur_.text != target.text)
     return fail("expected '" + std::string(target.text) + "', the in-place operator's target",

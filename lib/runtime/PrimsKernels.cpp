@@ -47,6 +47,15 @@ void fma(const c10::OperatorHandle& op, Stack* stack) {
   stack->emplace_back(a[0].toTensor() * a[1].toTensor() + a[2].toTensor());
 }
 
+/// Where each output position's window starts in the input, along the `fromEnd`-th last
+/// dimension of `output` (broadcastable against it): position * stride - padding.
+at::Tensor windowStarts(const at::Tensor& output, size_t fromEnd, int64_t stride, int64_t padding) {
+  std::vector<int64_t> shape(output.dim(), 1);
+  int64_t axis = output.dim() - static_cast<int64_t>(fromEnd);
+  shape[axis] = -1;
+  return at::arange(output.size(axis), at::kLong).view(shape) * stride - padding;
+}
+
 /// The window offsets of max pooling, as inductor_prims._low_memory_max_pool_with_offsets_aten:
 /// for each output element, the position of the maximum within its kernel window.
 void maxPoolWithOffsets(const c10::OperatorHandle& op, Stack* stack) {
@@ -68,11 +77,7 @@ void maxPoolWithOffsets(const c10::OperatorHandle& op, Stack* stack) {
       width *= self.size(self.dim() - static_cast<int64_t>(dims - e));
     at::Tensor index = rest.div(width, "floor");
     rest = rest - index * width;
-    std::vector<int64_t> shape(indices.dim(), 1);
-    int64_t axis = indices.dim() - static_cast<int64_t>(dims - d);
-    shape[axis] = -1;
-    at::Tensor base =
-        at::arange(indices.size(axis), at::kLong).view(shape) * stride[d] - padding[d];
+    at::Tensor base = windowStarts(indices, dims - d, stride[d], padding[d]);
     at::Tensor increment = (index - base).div(dilation[d], "floor");
     offsets = d == 0 ? increment : offsets * kernel[d] + increment;
   }
@@ -96,11 +101,7 @@ void maxPoolOffsetsToIndices(const c10::OperatorHandle& op, Stack* stack) {
       width *= kernel[e];
     at::Tensor increment = rest.div(width, "floor");
     rest = rest - increment * width;
-    std::vector<int64_t> shape(offsets.dim(), 1);
-    int64_t axis = offsets.dim() - static_cast<int64_t>(dims - d);
-    shape[axis] = -1;
-    at::Tensor base =
-        at::arange(offsets.size(axis), at::kLong).view(shape) * stride[d] - padding[d];
+    at::Tensor base = windowStarts(offsets, dims - d, stride[d], padding[d]);
     at::Tensor index = base + increment * dilation[d];
     indices = d == 0 ? index : indices * inputSize[d] + index;
   }
