@@ -6,8 +6,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <pthread.h>
+#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,8 +46,10 @@ Result<std::string> readFile(std::string_view path) {
 namespace {
 
 // The temporary file being written, for the signal handler to remove: a program writes one
-// output at a time. A fixed buffer, since a handler may not allocate.
+// output at a time. It changes only with the signals below blocked, so the handler never sees
+// half a name; a fixed buffer, since a handler may not allocate.
 char pendingTemporary[4096];
+constexpr int kCleanedUpSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 void removePendingAndDie(int signal) {
   if (pendingTemporary[0])
@@ -60,7 +65,7 @@ void installSignalHandlers() {
   if (installed)
     return;
   installed = true;
-  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+  for (int signal : kCleanedUpSignals) {
     struct sigaction current {};
     if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
       struct sigaction handler {};
@@ -71,79 +76,135 @@ void installSignalHandlers() {
   }
 }
 
+/// Holds the cleaned-up signals back while the pending name and the file it names change.
+class SignalsHeld {
+public:
+  SignalsHeld() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (int signal : kCleanedUpSignals)
+      sigaddset(&held, signal);
+    ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+  }
+  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+private:
+  sigset_t previous_;
+};
+
+void setPending(const std::string& temporary) {
+  if (temporary.size() < sizeof pendingTemporary)
+    std::memcpy(pendingTemporary, temporary.c_str(), temporary.size() + 1);
+}
+
 Error writeError(std::string_view path, int error) {
   return Error{"cannot write '" + std::string(path) + "': " + std::strerror(error)};
+}
+
+/// A name no other writer uses: the process, a counter and random bits (processes in other
+/// containers may share the folder and the pid).
+std::string temporaryName(const std::string& folder, const std::string& base) {
+  static std::atomic<unsigned> counter{0};
+  static const uint64_t salt = std::random_device()() * 0x9E3779B97F4A7C15ull;
+  char suffix[64];
+  std::snprintf(suffix, sizeof suffix, ".declone-%d-%u-%06llx.tmp", static_cast<int>(::getpid()),
+                counter++, static_cast<unsigned long long>((salt >> 40) ^ counter.load()));
+  return folder + "." + base + suffix;
 }
 
 } // namespace
 
 Result<OutputFile> OutputFile::open(std::string_view path) {
   if (path.empty() || path == "-")
-    return OutputFile("<stdout>", "", stdout);
-  std::string target(path);
+    return OutputFile("<stdout>", "", "", stdout);
+  std::string display(path);
   struct stat existing;
-  bool exists = ::stat(target.c_str(), &existing) == 0;
+  bool exists = ::stat(display.c_str(), &existing) == 0;
   if (exists && S_ISDIR(existing.st_mode))
     return writeError(path, EISDIR);
-  if (exists && ::access(target.c_str(), W_OK) != 0)
+  // Only a regular file (or a new one) is replaced: a device, a pipe or /dev/stdout is written
+  // as it is, and so is a link that leads nowhere yet (writing creates its target).
+  struct stat link;
+  bool dangling = !exists && ::lstat(display.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+  auto direct = [&]() -> Result<OutputFile> {
+    std::FILE* stream = std::fopen(display.c_str(), "wb");
+    if (!stream)
+      return writeError(path, errno);
+    return OutputFile(display, "", "", stream);
+  };
+  if ((exists && !S_ISREG(existing.st_mode)) || dangling)
+    return direct();
+  if (exists && ::access(display.c_str(), W_OK) != 0)
     return writeError(path, errno);
+  // Through links to the file they name: that file is replaced, the links stay.
+  std::string target = display;
+  if (exists) {
+    char* resolved = ::realpath(display.c_str(), nullptr);
+    if (resolved) {
+      target = resolved;
+      std::free(resolved);
+    }
+  }
   size_t slash = target.rfind('/');
   std::string folder = slash == std::string::npos ? "" : target.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-  static std::atomic<unsigned> counter{0};
   installSignalHandlers();
   std::string temporary;
   int fd = -1;
   for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
-    temporary = folder + "." + base + ".declone-" + std::to_string(::getpid()) + "-" +
-                std::to_string(counter++) + ".tmp";
-    // Named for the handler before it exists: a signal may come as soon as it does.
-    if (temporary.size() < sizeof pendingTemporary)
-      std::memcpy(pendingTemporary, temporary.c_str(), temporary.size() + 1);
+    temporary = temporaryName(folder, base);
+    SignalsHeld held;
     // 0666 less the umask, as fopen would create it; an existing file keeps its mode.
     fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) {
-      int error = errno;
-      pendingTemporary[0] = '\0';
-      return writeError(path, error);
-    }
+    if (fd >= 0)
+      setPending(temporary);
+    else if (errno != EEXIST)
+      break;
   }
   if (fd < 0) {
-    pendingTemporary[0] = '\0';
-    return writeError(path, EEXIST);
+    int error = errno;
+    // A folder that takes no new files, with a file in it that may be written: write it in place
+    // (not atomic, as before declone wrote through temporary files).
+    if (exists && (error == EACCES || error == EPERM || error == EROFS))
+      return direct();
+    return writeError(path, error);
   }
-  if (exists && S_ISREG(existing.st_mode))
-    (void)::fchmod(fd, existing.st_mode & 07777);
+  if (exists) {
+    // The owner too where allowed (root writing in a user's folder); the set-id bits only then.
+    bool owned = ::fchown(fd, existing.st_uid, existing.st_gid) == 0;
+    (void)::fchmod(fd, existing.st_mode & (owned ? 07777 : 0777));
+  }
   std::FILE* stream = ::fdopen(fd, "wb");
   if (!stream) {
     int error = errno;
+    SignalsHeld held;
     ::close(fd);
     ::unlink(temporary.c_str());
     pendingTemporary[0] = '\0';
     return writeError(path, error);
   }
-  return OutputFile(target, temporary, stream);
+  return OutputFile(display, target, temporary, stream);
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
-    : path_(std::move(other.path_)), temporary_(std::move(other.temporary_)),
-      stream_(other.stream_) {
+    : path_(std::move(other.path_)), target_(std::move(other.target_)),
+      temporary_(std::move(other.temporary_)), stream_(other.stream_) {
   other.stream_ = nullptr;
   other.temporary_.clear();
 }
 
-OutputFile::~OutputFile() {
-  discard();
-}
-
-void OutputFile::discard() {
+void OutputFile::abandon() {
   if (!temporary_.empty()) {
     if (stream_)
       std::fclose(stream_);
+    SignalsHeld held;
     ::unlink(temporary_.c_str());
-    if (temporary_ == pendingTemporary)
-      pendingTemporary[0] = '\0';
+    pendingTemporary[0] = '\0';
     temporary_.clear();
+  } else if (stream_ && stream_ != stdout) {
+    std::fclose(stream_);
   }
   stream_ = nullptr;
 }
@@ -151,40 +212,45 @@ void OutputFile::discard() {
 Status OutputFile::commit() {
   if (!stream_)
     return Error{"cannot write '" + path_ + "': already closed"};
-  if (temporary_.empty()) { // standard output
-    bool failed = std::ferror(stream_) || std::fflush(stream_) != 0;
-    int error = errno;
-    stream_ = nullptr;
-    return failed ? writeError(path_, error ? error : EIO) : ok();
-  }
+  // An error flag set by an earlier write has lost its errno: EIO stands in for it.
   bool failed = std::ferror(stream_) != 0;
-  int error = failed ? (errno ? errno : EIO) : 0;
+  int error = failed ? EIO : 0;
+  if (!failed && std::fflush(stream_) != 0) {
+    failed = true;
+    error = errno;
+  }
+  if (stream_ == stdout) {
+    stream_ = nullptr;
+    return failed ? writeError(path_, error) : ok();
+  }
   if (std::fclose(stream_) != 0 && !failed) {
     failed = true;
     error = errno;
   }
   stream_ = nullptr;
-  if (!failed && ::rename(temporary_.c_str(), path_.c_str()) != 0) {
-    failed = true;
-    error = errno;
-  }
-  if (failed) {
-    discard();
-    return writeError(path_, error);
-  }
-  if (temporary_ == pendingTemporary)
+  if (!temporary_.empty()) {
+    SignalsHeld held;
+    if (!failed && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
+      failed = true;
+      error = errno;
+    }
+    if (failed)
+      ::unlink(temporary_.c_str());
     pendingTemporary[0] = '\0';
-  temporary_.clear();
-  return ok();
+    temporary_.clear();
+  }
+  return failed ? writeError(path_, error) : ok();
 }
 
 Status writeFileAtomically(std::string_view path, std::string_view text) {
   Result<OutputFile> file = OutputFile::open(path);
   if (!file.ok())
     return file.error();
-  // A failed write is not committed: the file at `path` stays as it was.
-  if (std::fwrite(text.data(), 1, text.size(), file->stream()) != text.size())
-    return writeError(path.empty() || path == "-" ? "<stdout>" : path, errno ? errno : EIO);
+  if (std::fwrite(text.data(), 1, text.size(), file->stream()) != text.size()) {
+    int error = errno ? errno : EIO;
+    file->abandon(); // a failed write is not committed: the file at `path` stays as it was
+    return writeError(path.empty() || path == "-" ? "<stdout>" : path, error);
+  }
   return file->commit();
 }
 

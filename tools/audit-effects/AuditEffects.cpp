@@ -210,18 +210,6 @@ Outcome auditInChild(const std::string& name, const OpSchema& schema, uint64_t s
   return outcome;
 }
 
-/// Replaces `path` by `text` atomically (a temporary file renamed into place).
-bool writeFile(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    if (!out.flush())
-      return false;
-  }
-  return std::rename(temporary.c_str(), path.c_str()) == 0;
-}
-
 /// The table's leading comment block: kept as the header when the table is regenerated.
 std::string tableHeader(const std::string& text) {
   std::string header;
@@ -422,9 +410,12 @@ int main(int argc, char** argv) {
   std::string summary = summarize(outcomes, overloads.size(), table, found, libtorch, command);
   if (only.empty())
     std::fputs(summary.c_str(), stdout);
-  if (!summaryFile.empty() && !writeFile(summaryFile, summary)) {
-    std::fprintf(stderr, "declone-audit-effects: cannot write %s\n", summaryFile.c_str());
-    return 2;
+  if (!summaryFile.empty()) {
+    if (declone::Status written = declone::writeFileAtomically(summaryFile, summary);
+        !written.ok()) {
+      std::fprintf(stderr, "declone-audit-effects: %s\n", written.error().message.c_str());
+      return 2;
+    }
   }
 
   if (!writeTable.empty()) {
@@ -442,8 +433,8 @@ int main(int argc, char** argv) {
     std::string text = tableHeader(tableText);
     for (const EffectOverride& entry : entries)
       text += entry.toString() + "\n";
-    if (!writeFile(writeTable, text)) {
-      std::fprintf(stderr, "declone-audit-effects: cannot write %s\n", writeTable.c_str());
+    if (declone::Status written = declone::writeFileAtomically(writeTable, text); !written.ok()) {
+      std::fprintf(stderr, "declone-audit-effects: %s\n", written.error().message.c_str());
       return 2;
     }
   }

@@ -46,12 +46,17 @@ int writeGraph(std::string_view path, const GraphFile& file) {
     reportUsageError(output.error().message);
     return kBadInput;
   }
-  // A failed write is not committed: the output file stays as it was.
-  Status committed =
-      writeGraphFile(file, output->stream())
-          ? output->commit()
-          : Error{"cannot write '" + std::string(path.empty() || path == "-" ? "<stdout>" : path) +
-                  "': " + std::strerror(errno ? errno : EIO)};
+  Status committed = ok();
+  if (writeGraphFile(file, output->stream())) {
+    committed = output->commit();
+  } else {
+    int error = errno ? errno : EIO;
+    // Not committed, and given up before the message: the output file stays as it was.
+    output->abandon();
+    committed =
+        Error{"cannot write '" + std::string(path.empty() || path == "-" ? "<stdout>" : path) +
+              "': " + std::strerror(error)};
+  }
   if (!committed.ok()) {
     reportUsageError(committed.error().message);
     return kBadInput;

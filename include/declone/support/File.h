@@ -18,25 +18,34 @@ namespace declone {
 /// A file written so that `path` only ever holds its old contents or the complete new ones: the
 /// text goes to a temporary file in the same folder, which rename(2) puts in place on commit().
 /// A failed, interrupted (SIGINT, SIGTERM, SIGHUP) or concurrent write leaves no partial file at
-/// `path`, and no temporary file behind. "-" (or "") is standard output, written directly.
+/// `path`, and no temporary file behind (SIGKILL leaves one beside it). Through a link, the file
+/// it names is replaced; the replaced file's mode and, where allowed, owner are kept; hard links
+/// to it keep the old contents. Written in place instead, as fopen would: "-" or "" (standard
+/// output), a target that is not a regular file (/dev/null, a pipe, /dev/stdout), a link to a
+/// file not there yet, and a writable file in a folder that takes no new files. Nothing is
+/// synced to disk: a system crash may still lose the new contents.
 class OutputFile {
 public:
   /// Errors name the system's reason ("cannot write 'out.fx': Permission denied").
   [[nodiscard]] static Result<OutputFile> open(std::string_view path);
   OutputFile(OutputFile&& other) noexcept;
   OutputFile& operator=(OutputFile&&) = delete;
-  ~OutputFile(); ///< without commit(): the temporary file is removed, `path` left as it was
+  ~OutputFile() { abandon(); }
 
   [[nodiscard]] std::FILE* stream() const { return stream_; }
   /// Flushes and closes the stream and renames the file into place.
   [[nodiscard]] Status commit();
+  /// Gives the write up: the temporary file is removed, `path` is left as it was.
+  void abandon();
 
 private:
-  OutputFile(std::string path, std::string temporary, std::FILE* stream)
-      : path_(std::move(path)), temporary_(std::move(temporary)), stream_(stream) {}
-  void discard();
+  OutputFile(std::string path, std::string target, std::string temporary, std::FILE* stream)
+      : path_(std::move(path)), target_(std::move(target)), temporary_(std::move(temporary)),
+        stream_(stream) {}
 
-  std::string path_, temporary_; ///< temporary_ is empty for standard output
+  std::string path_;      ///< as given, for messages ("<stdout>" for standard output)
+  std::string target_;    ///< the file replaced: `path` with links resolved
+  std::string temporary_; ///< empty when written in place
   std::FILE* stream_ = nullptr;
 };
 
