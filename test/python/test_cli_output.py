@@ -1,11 +1,12 @@
 """`-o FILE` replaces FILE whole: a write that is interrupted, fails or races another leaves
 either the old file or a complete new one, never a truncated or interleaved one, and no
-temporary file behind."""
+temporary file behind. And the schema generator's --help prints help, not a file named --help."""
 
 import os
 import pathlib
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -151,3 +152,14 @@ def test_write_errors_name_the_file_and_the_reason(cli, tmp_path):
                                   stderr=subprocess.PIPE, text=True)
         assert done.returncode == 2
         assert "cannot write '<stdout>': No space left on device" in done.stderr
+
+
+def test_the_schema_generator_prints_help_instead_of_writing_a_file(tmp_path):
+    script = support.REPO / "tools" / "gen-schemas" / "dump_schemas.py"
+    done = subprocess.run([sys.executable, str(script), "--help"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "usage: dump_schemas.py" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "the following arguments are required: output" in done.stderr

@@ -9,12 +9,12 @@ aten::__getitem__.t, ...). `torch.ops` resolves names against both, so dumps may
 The file is checked in, so the build does not depend on which torch is installed.
 """
 
-import sys
-
-import torch
+import argparse
 
 
 def main(output):
+    import torch  # after the arguments: --help needs no torch
+
     schemas = {}
     for schema in torch._C._jit_get_all_schemas():
         schemas[(schema.name, schema.overload_name)] = str(schema)
@@ -31,6 +31,8 @@ def main(output):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: dump_schemas.py OUTPUT")
-    main(sys.argv[1])
+    parser = argparse.ArgumentParser(
+        description="Writes the schema of every operator the installed PyTorch registers, one per "
+                    "line (lib/schema/torch.schemas: make schemas).")
+    parser.add_argument("output", help="the file to write")
+    main(parser.parse_args().output)
