@@ -140,11 +140,29 @@ def dumps(graph_module):
     return _import(_graph_of(graph_module), False).text()
 
 
+def _donated_indices(graph, donated):
+    """``donated`` as placeholder indices: an index as given, a name (a placeholder's node name
+    or target, as the CLI's --donated takes them) looked up."""
+    if not any(isinstance(d, str) for d in donated):
+        return list(donated)
+    index = {}
+    placeholders = (node for node in graph.nodes if node.op == "placeholder")
+    for position, node in enumerate(placeholders):
+        for name in (node.name, str(node.target)):
+            index.setdefault(name, position)
+    missing = [d for d in donated if isinstance(d, str) and d not in index]
+    if missing:
+        raise ValueError(f"donated input {missing[0]!r} is not a placeholder of the graph")
+    return [index[d] if isinstance(d, str) else d for d in donated]
+
+
 def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     """Removes redundant aten.clone nodes from a live torch.fx.Graph (or GraphModule) in place
     and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
-    placeholder. A remark's line is its node's line in ``dumps`` of the graph before."""
+    placeholder; a name (the placeholder's node name or target) may stand for its index. A
+    remark's line is its node's line in ``dumps`` of the graph before."""
     graph = _graph_of(graph)
+    donated_input_ids = _donated_indices(graph, donated_input_ids)
     # Only the clones' neighbourhood is read: most nodes of a large graph are far from them.
     imported = _import(graph, True, neighbourhood=mode)
     if not imported.clones:
@@ -172,8 +190,8 @@ class CloneEliminationPass(_PassBase):
     Inductor calls it once per graph it compiles (a training step: the forward and the backward
     graph): ``remarks`` are the last call's, ``runs`` one PassRun per call.
 
-    ``donated_input_ids`` are placeholders the caller gives up (every placeholder counts); a
-    clone of one may go even if the graph writes it. Inside Inductor none is donated unless you
+    ``donated_input_ids`` are placeholders the caller gives up, by index (every placeholder
+    counts) or name; a clone of one may go even if the graph writes it. Inside Inductor none is donated unless you
     say so: the parameters, buffers and user inputs of a forward graph are the caller's, and the
     saved activations AOTAutograd may free early in a backward graph are not marked in it."""
 

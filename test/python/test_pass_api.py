@@ -43,6 +43,18 @@ def test_pass_honours_donated_input_ids(donated, expected):
     assert clone_names(gm) == expected
 
 
+def test_donated_inputs_may_be_named():
+    # By node name or target, as the CLI's --donated takes them; an unknown name is an error.
+    gm = trace(clone_write_input_dead, torch.randn(4, 5))
+    name = next(node.name for node in gm.graph.nodes if node.op == "placeholder")
+    P(donated_input_ids=[name])(gm.graph)
+    assert clone_names(gm) == []
+    gm = trace(clone_write_input_dead, torch.randn(4, 5))
+    with pytest.raises(ValueError, match="'nope' is not a placeholder"):
+        declone.fx.eliminate_clones(gm.graph, ["nope"])
+    assert clone_names(gm) == ["clone"]
+
+
 @pytest.mark.parametrize("mode,expected", [("safe", ["clone"]), ("vllm", [])])
 def test_pass_honours_mode(mode, expected):
     gm = trace(CASES["output_would_alias_input"].fn, torch.randn(4, 5))
