@@ -2,6 +2,7 @@
 #include "declone/analysis/EffectOverrides.h"
 
 #include "EffectOverridesText.h"
+#include "declone/support/Lines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,14 +12,6 @@
 
 namespace declone {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  size_t begin = text.find_first_not_of(" \t\r");
-  if (begin == std::string_view::npos)
-    return {};
-  size_t end = text.find_last_not_of(" \t\r");
-  return text.substr(begin, end - begin + 1);
-}
 
 /// Splits at " | "; the last field (the origin) keeps any further bars.
 std::vector<std::string_view> fields(std::string_view line, size_t count) {

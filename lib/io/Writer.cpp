@@ -1,6 +1,8 @@
 // Writer for FX graph text: the dialect of print_readable, with recomputed free lists.
 #include "declone/io/Writer.h"
 
+#include "declone/support/Lines.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -56,13 +58,6 @@ std::string_view inplaceSymbol(const Node& node) {
     if (form.function == target->qualifiedName && node.args().size() == 2)
       return form.symbol;
   return {};
-}
-
-std::string_view trimmed(std::string_view text) {
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos)
-    return {};
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 constexpr std::string_view kMemoryFormatNames[] = {"torch.contiguous_format",
@@ -300,6 +295,13 @@ private:
   void computeLastUsers(const Graph& graph);
   /// `;  a = b = None` after a statement: the values it used last, then itself if unused.
   void freeList(const Node& node, bool freesItself);
+  /// Two blanks and `text`, a `# ...` comment after a statement, if there is one.
+  void comment(std::string_view text) {
+    if (!text.empty()) {
+      put("  ");
+      put(text);
+    }
+  }
   /// A returned tuple or list, one element per line with its comment.
   void multiLineElements(const Arg& value, char open, char close, const GraphFormat& format);
 
@@ -594,10 +596,8 @@ void Writer::multiLineElements(const Arg& value, char open, char close, const Gr
     put("    ");
     arg(value.elements[i]);
     put(',');
-    if (i < format.returnComments.size() && !format.returnComments[i].empty()) {
-      put("  ");
-      put(format.returnComments[i]);
-    }
+    if (i < format.returnComments.size())
+      comment(format.returnComments[i]);
     put('\n');
   }
   put(format.bodyIndent);
@@ -633,7 +633,7 @@ void Writer::graph(const Graph& graph) {
     put("self,\n");
     for (std::string_view rest = format.pytreeParameters; !rest.empty();) {
       size_t comma = rest.find(',');
-      std::string_view name = trimmed(rest.substr(0, comma));
+      std::string_view name = trim(rest.substr(0, comma));
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
       put(format.bodyIndent);
       put(name);
@@ -656,10 +656,7 @@ void Writer::graph(const Graph& graph) {
       put(format.bodyIndent);
       placeholder(*node);
       put(',');
-      if (!node->trailingComment().empty()) {
-        put("  ");
-        put(node->trailingComment());
-      }
+      comment(node->trailingComment());
       put('\n');
     }
     put(format.defIndent);
@@ -683,10 +680,7 @@ void Writer::graph(const Graph& graph) {
         put(format.bodyIndent);
         put(node->name());
         annotation(node->type());
-        if (!node->trailingComment().empty()) {
-          put("  ");
-          put(node->trailingComment());
-        }
+        comment(node->trailingComment());
         put('\n');
         continue;
       }
@@ -806,10 +800,7 @@ void Writer::graph(const Graph& graph) {
       }
       freeList(*node, format.freeUnusedNodes && !node->hasUses());
     }
-    if (!node->trailingComment().empty()) {
-      put("  ");
-      put(node->trailingComment());
-    }
+    comment(node->trailingComment());
     put('\n');
   }
 }

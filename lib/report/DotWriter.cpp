@@ -3,6 +3,7 @@
 
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/io/Writer.h"
+#include "declone/support/Lines.h"
 
 #include <algorithm>
 #include <map>
@@ -45,14 +46,6 @@ std::string clip(std::string_view text, size_t limit) {
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
     --cut;
   return std::string(text.substr(0, cut)) + "...";
-}
-
-std::string_view trim(std::string_view text) {
-  size_t begin = text.find_first_not_of(" \t\r");
-  if (begin == std::string_view::npos)
-    return {};
-  size_t end = text.find_last_not_of(" \t\r");
-  return text.substr(begin, end - begin + 1);
 }
 
 bool isCloneNode(const Node* node) {

@@ -957,16 +957,20 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
 
 } // namespace
 
-Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
-                                         std::vector<c10::IValue>* nodeValues, bool snapshot) {
+/// Kernels for the ops this libtorch lacks: the supplement's custom ops and Python's prims.
+static void registerMissingKernels() {
   registerStandInKernels();
   registerPrimsKernels();
+}
+
+Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
+                                         std::vector<c10::IValue>* nodeValues, bool snapshot) {
+  registerMissingKernels();
   return Executor(graph, inputs).run(nodeValues, snapshot);
 }
 
 Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs) {
-  registerStandInKernels();
-  registerPrimsKernels();
+  registerMissingKernels();
   return Executor(module.graph, inputs, &module).run(nullptr, true);
 }
 

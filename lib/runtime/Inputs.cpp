@@ -118,6 +118,12 @@ indexBounds(const Graph& graph, SymContext& sym,
   return bounds;
 }
 
+/// The range [0, range) an integer input `node` is drawn from.
+int64_t integerRange(const std::unordered_map<const Node*, int64_t>& bounds, const Node* node) {
+  auto bound = bounds.find(node);
+  return bound == bounds.end() ? kIntegerRange : std::min(kIntegerRange, bound->second);
+}
+
 /// A random tensor with the annotated dtype, sizes, strides and storage offset, viewed out of
 /// a 1-D base that holds exactly its extent. Integers lie in [0, integerRange).
 Result<InputValue> makeTensor(SymContext& sym, const Node* node,
@@ -188,6 +194,36 @@ Result<InputValue> makeTensor(SymContext& sym, const Node* node,
   return input;
 }
 
+/// addAttributes, with the graph's index bounds already known.
+Status addBoundedAttributes(const Graph& graph, uint64_t seed, Inputs& inputs,
+                            const std::unordered_map<const Node*, int64_t>& bounds) {
+  SymContext& sym = graph.context().sym();
+  for (const Node* node : graph) {
+    if (node->kind() != Node::Kind::GetAttr || inputs.attributes.count(node->attribute()))
+      continue;
+    // The body of a higher-order op (invoke_subgraph, wrap) is a nested class, not a value.
+    std::vector<Node*> users = node->users();
+    if (node->type().kind != TypeAnnotation::Kind::Tensor && !users.empty() &&
+        std::all_of(users.begin(), users.end(), [](const Node* user) {
+          return user->isCall() && user->target()->isHigherOrder();
+        }))
+      continue;
+    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+      return Error{"get_attr " + std::string(node->name()) + " (self." +
+                       std::string(node->attribute()) +
+                       ") needs a tensor annotation to make its value",
+                   node->line(), 0};
+    at::Generator generator = at::detail::createCPUGenerator(seed * 0x9E3779B97F4A7C15ull ^
+                                                             stableHash(node->attribute()));
+    Result<InputValue> value =
+        makeTensor(sym, node, inputs.symbols, generator, integerRange(bounds, node));
+    if (!value.ok())
+      return value.error();
+    inputs.attributes.emplace(std::string(node->attribute()), std::move(value).value());
+  }
+  return ok();
+}
+
 } // namespace
 
 Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
@@ -237,49 +273,21 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
       return Error{"placeholder " + std::string(node->name()) +
                        " needs a tensor or Sym annotation to make an input",
                    node->line(), 0};
-    auto bound = bounds.find(node);
     Result<InputValue> input =
-        makeTensor(sym, node, inputs.symbols, generator,
-                   bound == bounds.end() ? kIntegerRange : std::min(kIntegerRange, bound->second));
+        makeTensor(sym, node, inputs.symbols, generator, integerRange(bounds, node));
     if (!input.ok())
       return input.error();
     inputs.values.push_back(std::move(input).value());
   }
-  Status attributes = addAttributes(graph, seed, inputs);
+  Status attributes = addBoundedAttributes(graph, seed, inputs, bounds);
   if (!attributes.ok())
     return attributes.error();
   return inputs;
 }
 
 Status addAttributes(const Graph& graph, uint64_t seed, Inputs& inputs) {
-  SymContext& sym = graph.context().sym();
-  std::unordered_map<const Node*, int64_t> bounds = indexBounds(graph, sym, inputs.symbols);
-  for (const Node* node : graph) {
-    if (node->kind() != Node::Kind::GetAttr || inputs.attributes.count(node->attribute()))
-      continue;
-    // The body of a higher-order op (invoke_subgraph, wrap) is a nested class, not a value.
-    std::vector<Node*> users = node->users();
-    if (node->type().kind != TypeAnnotation::Kind::Tensor && !users.empty() &&
-        std::all_of(users.begin(), users.end(), [](const Node* user) {
-          return user->isCall() && user->target()->isHigherOrder();
-        }))
-      continue;
-    if (node->type().kind != TypeAnnotation::Kind::Tensor)
-      return Error{"get_attr " + std::string(node->name()) + " (self." +
-                       std::string(node->attribute()) +
-                       ") needs a tensor annotation to make its value",
-                   node->line(), 0};
-    at::Generator generator = at::detail::createCPUGenerator(seed * 0x9E3779B97F4A7C15ull ^
-                                                             stableHash(node->attribute()));
-    auto bound = bounds.find(node);
-    Result<InputValue> value =
-        makeTensor(sym, node, inputs.symbols, generator,
-                   bound == bounds.end() ? kIntegerRange : std::min(kIntegerRange, bound->second));
-    if (!value.ok())
-      return value.error();
-    inputs.attributes.emplace(std::string(node->attribute()), std::move(value).value());
-  }
-  return ok();
+  return addBoundedAttributes(graph, seed, inputs,
+                              indexBounds(graph, graph.context().sym(), inputs.symbols));
 }
 
 Inputs copyInputs(const Inputs& inputs) {

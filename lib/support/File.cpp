@@ -110,7 +110,7 @@ std::string temporaryName(const std::string& folder, const std::string& base) {
   static const uint64_t salt = std::random_device()() * 0x9E3779B97F4A7C15ull;
   char suffix[64];
   std::snprintf(suffix, sizeof suffix, ".declone-%d-%u-%06llx.tmp", static_cast<int>(::getpid()),
-                counter++, static_cast<unsigned long long>((salt >> 40) ^ counter.load()));
+                counter++, static_cast<unsigned long long>(salt >> 40));
   return folder + "." + base + suffix;
 }
 
@@ -209,6 +209,11 @@ void OutputFile::abandon() {
   stream_ = nullptr;
 }
 
+Error OutputFile::fail(int error) {
+  abandon(); // not committed: the file at `path` stays as it was
+  return writeError(path_, error ? error : EIO);
+}
+
 Status OutputFile::commit() {
   if (!stream_)
     return Error{"cannot write '" + path_ + "': already closed"};
@@ -246,11 +251,8 @@ Status writeFileAtomically(std::string_view path, std::string_view text) {
   Result<OutputFile> file = OutputFile::open(path);
   if (!file.ok())
     return file.error();
-  if (std::fwrite(text.data(), 1, text.size(), file->stream()) != text.size()) {
-    int error = errno ? errno : EIO;
-    file->abandon(); // a failed write is not committed: the file at `path` stays as it was
-    return writeError(path.empty() || path == "-" ? "<stdout>" : path, error);
-  }
+  if (std::fwrite(text.data(), 1, text.size(), file->stream()) != text.size())
+    return file->fail(errno);
   return file->commit();
 }
 

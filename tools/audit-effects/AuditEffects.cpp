@@ -222,6 +222,7 @@ std::string tableHeader(const std::string& text) {
 
 std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
                       const std::vector<EffectOverride>& table, const std::set<std::string>& found,
+                      const std::map<std::string, const Outcome*>& audited,
                       const std::string& libtorch, const std::string& command) {
   size_t exercised = 0, withSkipped = 0, unknownBySchema = 0;
   std::map<std::string, size_t> notExercised;
@@ -270,8 +271,7 @@ std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
   out << "\n## Seen with another libtorch only (kept: a graph may run with it)\n\n";
   for (const EffectOverride& entry : table)
     if (!entry.handWritten() && entry.libtorch() != libtorch && !found.count(entry.key()) &&
-        std::any_of(outcomes.begin(), outcomes.end(),
-                    [&](const Outcome& outcome) { return outcome.name == entry.op; }))
+        audited.count(entry.op))
       out << "- `" << entry.op << "`: " << entry.correction() << " (libtorch " << entry.libtorch()
           << ")\n";
   out << "\n## Written by hand: ops the audit cannot run here\n\n";
@@ -407,7 +407,8 @@ int main(int argc, char** argv) {
     for (const EffectOverride& lie : outcome.lies)
       found.insert(lie.key());
   }
-  std::string summary = summarize(outcomes, overloads.size(), table, found, libtorch, command);
+  std::string summary =
+      summarize(outcomes, overloads.size(), table, found, audited, libtorch, command);
   if (only.empty())
     std::fputs(summary.c_str(), stdout);
   if (!summaryFile.empty()) {

@@ -35,10 +35,6 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
   return std::move(file).value();
 }
 
-Status writeOutput(std::string_view path, std::string_view text) {
-  return writeFileAtomically(path, text);
-}
-
 int writeGraph(std::string_view path, const GraphFile& file) {
   // Streamed in chunks rather than built whole: the output is as large as the input.
   Result<OutputFile> output = OutputFile::open(path);
@@ -46,17 +42,9 @@ int writeGraph(std::string_view path, const GraphFile& file) {
     reportUsageError(output.error().message);
     return kBadInput;
   }
-  Status committed = ok();
-  if (writeGraphFile(file, output->stream())) {
-    committed = output->commit();
-  } else {
-    int error = errno ? errno : EIO;
-    // Not committed, and given up before the message: the output file stays as it was.
-    output->abandon();
-    committed =
-        Error{"cannot write '" + std::string(path.empty() || path == "-" ? "<stdout>" : path) +
-              "': " + std::strerror(error)};
-  }
+  // Errors are reported with the temporary file removed: the output file stays as it was.
+  Status committed =
+      writeGraphFile(file, output->stream()) ? output->commit() : output->fail(errno);
   if (!committed.ok()) {
     reportUsageError(committed.error().message);
     return kBadInput;
@@ -75,7 +63,7 @@ int writeDotPicture(std::string_view out, std::string_view text, std::string_vie
   options.fileName = name;
   options.sourceText = text;
   options.schemas = &schemas;
-  Status written = writeOutput(out, writeCloneDot(**original, remarks, options));
+  Status written = writeFileAtomically(out, writeCloneDot(**original, remarks, options));
   if (!written.ok()) {
     reportUsageError(written.error().message);
     return kBadInput;

@@ -22,8 +22,6 @@ std::string displayName(std::string_view path);
 /// `text`, when given, receives the file's contents.
 [[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path,
                                                        std::string* text = nullptr);
-/// Writes `text` to the file, or to stdout for "" or "-".
-[[nodiscard]] Status writeOutput(std::string_view path, std::string_view text);
 /// Prints the file to OUT (stdout for "" or "-"); returns the exit status.
 [[nodiscard]] int writeGraph(std::string_view path, const GraphFile& file);
 /// `--dot OUT`: parses `text` again (the graph as read, before any rewrite) and writes it to OUT

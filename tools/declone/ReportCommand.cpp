@@ -5,6 +5,7 @@
 #include "Input.h"
 #include "declone/report/Progress.h"
 #include "declone/report/Report.h"
+#include "declone/support/File.h"
 
 #include <charconv>
 #include <iostream>
@@ -97,7 +98,7 @@ int runReport(std::span<const std::string_view> args) {
     (void)sortRows(report.rows, sort); // the column was checked above
 
   std::string out = json ? formatReportJson(report, table) : formatReportTable(report, table);
-  if (Status written = writeOutput("", out); !written.ok()) {
+  if (Status written = writeFileAtomically("", out); !written.ok()) {
     reportUsageError(written.error().message);
     return kBadInput;
   }

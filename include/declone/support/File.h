@@ -33,10 +33,15 @@ public:
   ~OutputFile() { abandon(); }
 
   [[nodiscard]] std::FILE* stream() const { return stream_; }
+  /// The path as given, "<stdout>" for standard output: for messages.
+  [[nodiscard]] const std::string& name() const { return path_; }
   /// Flushes and closes the stream and renames the file into place.
   [[nodiscard]] Status commit();
   /// Gives the write up: the temporary file is removed, `path` is left as it was.
   void abandon();
+  /// Gives the write up after a write failed with `error` (an errno value, 0 for unknown) and
+  /// returns the error naming the file.
+  [[nodiscard]] Error fail(int error);
 
 private:
   OutputFile(std::string path, std::string target, std::string temporary, std::FILE* stream)

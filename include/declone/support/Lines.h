@@ -1,4 +1,4 @@
-// Iteration over the lines of a text, as the schema files and trace logs are read.
+// Iteration over the lines of a text, as the schema files and trace logs are read, and trimming.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,15 @@ template <class Fn> void forEachLine(std::string_view text, Fn&& fn) {
     if (!fn(line, lineNumber))
       return;
   }
+}
+
+/// `text` without blanks, tabs, '\r' and '\n' at either end.
+inline std::string_view trim(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  size_t begin = text.find_first_not_of(kSpace);
+  if (begin == std::string_view::npos)
+    return {};
+  return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
 }
 
 } // namespace declone
