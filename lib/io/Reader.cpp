@@ -1,5 +1,6 @@
 // Reader for FX graph text: files, classes, signatures, bodies and return values.
 #include "ReaderImpl.h"
+#include "declone/support/Diagnostic.h"
 
 namespace declone::io {
 namespace {
@@ -289,9 +290,9 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
     placeholdersMade = true;
     for (const Parameter& parameter : parameters) {
       std::string_view name = parameter.nodeName.empty() ? parameter.name : parameter.nodeName;
-      if (names_.find(name))
-        return fail("duplicate parameter '" + std::string(name) + "'", parameter.line,
-                    parameter.column);
+      if (const Node* previous = names_.find(name))
+        return failWithNote("duplicate parameter '" + std::string(name) + "'", parameter.line,
+                            parameter.column, "previous definition is here", previous->line());
       Node* node =
           graph.createPlaceholder(name, parameter.type, parameter.defaultValue, parameter.name);
       node->setLine(parameter.line);
@@ -643,8 +644,11 @@ Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
   }
   Reader reader(*file, source, options);
   Status status = reader.read();
-  if (!status.ok())
-    return status.error();
+  if (!status.ok()) {
+    Error error = status.error();
+    attachSourceLines(error, source);
+    return error;
+  }
   return file;
 }
 

@@ -78,6 +78,20 @@ private:
     return fail(std::move(message), at.line, at.column);
   }
   bool failLexer(const Token& token) { return fail(std::string(token.text), token); }
+  /// fail() with a note on a related line (0: none), such as an earlier definition.
+  bool failWithNote(std::string message, uint32_t line, uint32_t column, std::string note,
+                    uint32_t noteLine) {
+    if (error_)
+      return false;
+    fail(std::move(message), line, column);
+    if (noteLine != 0)
+      error_->notes.push_back({std::move(note), noteLine, 0, {}});
+    return false;
+  }
+  bool failRedefinition(std::string message, const Token& at, const Node* previous) {
+    return failWithNote(std::move(message), at.line, at.column, "previous definition is here",
+                        previous ? previous->line() : 0);
+  }
   std::string describe(const Token& token) const;
   bool failExpected(std::string_view what) {
     if (cur_.kind == Tok::Error)

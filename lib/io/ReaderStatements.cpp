@@ -64,9 +64,10 @@ bool Reader::failUndefined(const Token& name) {
     std::string_view after = rest.substr(at + name.text.size());
     if (after.starts_with(":") || after.starts_with(" = ")) {
       uint32_t line = lineOf(name.offset + name.text.size() + at);
-      return fail("'" + std::string(name.text) + "' is used before it is defined (line " +
-                      std::to_string(line) + ")",
-                  name);
+      return failWithNote("'" + std::string(name.text) + "' is used before it is defined (line " +
+                              std::to_string(line) + ")",
+                          name.line, name.column,
+                          "'" + std::string(name.text) + "' is defined here", line);
     }
   }
   return fail("use of undefined name '" + std::string(name.text) + "'", name);
@@ -129,8 +130,8 @@ bool Reader::readNodeStatement(Graph& graph) {
   const TypeAnnotation* type = nullptr;
   if (!readAnnotationAndAssign(type))
     return false;
-  if (names_.find(name.text))
-    return fail("redefinition of '" + std::string(name.text) + "'", name);
+  if (const Node* previous = names_.find(name.text))
+    return failRedefinition("redefinition of '" + std::string(name.text) + "'", name, previous);
   std::span<const std::string_view> trivia = takeTrivia();
   if (!readRhs(graph, name.text, type, line))
     return false;
@@ -187,8 +188,8 @@ bool Reader::readInplaceStatement(Graph& graph, const Token& target) {
     return fail("expected '" + std::string(target.text) + "', the in-place operator's target",
                 cur_);
   advance();
-  if (names_.find(name.text))
-    return fail("redefinition of '" + std::string(name.text) + "'", name);
+  if (const Node* previous = names_.find(name.text))
+    return failRedefinition("redefinition of '" + std::string(name.text) + "'", name, previous);
   std::span<Arg> args = context_.allocate<Arg>(count);
   std::copy(operands, operands + count, args.begin());
   Node* node = graph.createCall(name.text, context_.target(Target::Kind::Function, function), args,

@@ -2,6 +2,7 @@
 #include "declone/schema/SchemaRegistry.h"
 
 #include "BuiltinSchemas.h"
+#include "declone/support/Diagnostic.h"
 #include "declone/support/Lines.h"
 
 #include <algorithm>
@@ -227,6 +228,23 @@ Status SchemaRegistry::loadText(std::string_view text) {
   return result;
 }
 
+std::vector<std::string> SchemaRegistry::packetNames() const {
+  std::vector<std::string> names =
+      fallback_ ? fallback_->packetNames() : std::vector<std::string>();
+  for (const auto& [ns, byName] : packets_)
+    for (const auto& [name, packet] : byName)
+      names.push_back(ns + "::" + name);
+  if (pending_) {
+    std::lock_guard lock(pending_->mutex);
+    for (const auto& [ns, byName] : pending_->lines)
+      for (const auto& [name, lines] : byName)
+        names.push_back(std::string(ns) + "::" + std::string(name));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 Status SchemaRegistry::loadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -235,7 +253,14 @@ Status SchemaRegistry::loadFile(const std::string& path) {
   contents << in.rdbuf();
   if (in.bad())
     return Error{"cannot read schema file '" + path + "'"};
-  return loadText(contents.str());
+  std::string text = contents.str();
+  Status loaded = loadText(text);
+  if (!loaded.ok()) {
+    Error error = loaded.error();
+    attachSourceLines(error, text);
+    return error;
+  }
+  return loaded;
 }
 
 const SchemaRegistry::Packet* SchemaRegistry::findPacket(std::string_view ns,

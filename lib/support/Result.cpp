@@ -2,16 +2,31 @@
 #include "declone/support/Result.h"
 
 namespace declone {
+namespace {
 
-std::string Error::format(std::string_view file) const {
-  std::string out(file);
+void appendLocated(std::string& out, std::string_view file, uint32_t line, uint32_t column,
+                   std::string_view severity, std::string_view message) {
+  out += file;
   if (line != 0) {
     out += ':' + std::to_string(line);
     if (column != 0)
       out += ':' + std::to_string(column);
   }
-  out += ": error: ";
+  out += ": ";
+  out += severity;
+  out += ": ";
   out += message;
+}
+
+} // namespace
+
+std::string Error::format(std::string_view file) const {
+  std::string out;
+  appendLocated(out, file, line, column, "error", message);
+  for (const Note& note : notes) {
+    out += '\n';
+    appendLocated(out, file, note.line, note.column, "note", note.message);
+  }
   return out;
 }
 

@@ -123,6 +123,11 @@ int runAnalyze(std::span<const std::string_view> args) {
                 "also write the graph to OUT.dot for Graphviz, clones coloured by decision", &dot);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
+  if (dot == "-") {
+    reportUsageError("--dot - and the analysis would both go to standard output; write the "
+                     "picture with --dot FILE");
+    return kBadInput;
+  }
   if (!flags.prepare())
     return kBadInput;
   std::string text;

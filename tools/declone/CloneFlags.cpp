@@ -44,7 +44,7 @@ bool CloneFlags::prepare() {
   for (const std::string& path : schemaFiles) {
     Status loaded = schemas_->loadFile(path);
     if (!loaded.ok()) {
-      std::cerr << loaded.error().format(path) << '\n';
+      reportDiagnostic(path, loaded.error());
       return false;
     }
   }

@@ -20,9 +20,11 @@ int runPrint(std::span<const std::string_view> args);
 int runOpt(std::span<const std::string_view> args);
 int runAnalyze(std::span<const std::string_view> args);
 int runReport(std::span<const std::string_view> args);
-#ifdef DECLONE_HAVE_RUNTIME
-// Both live in the verify plugin (libdeclone-verify.so beside the executable, the only part
-// that links libtorch) and are loaded on first use; see VerifyPlugin.cpp.
+int runSchemas(std::span<const std::string_view> args);
+int runGenerate(std::span<const std::string_view> args);
+// Both run in the verify plugin (libdeclone-verify.so beside the executable, the only part that
+// links libtorch), loaded on first use; see VerifyPlugin.cpp. Without the plugin (a build
+// without libtorch) they say what to install.
 int runVerify(std::span<const std::string_view> args);
 /// For `opt --verify`: 0 when `after` verifies against `before`, else the exit status, with
 /// the difference or error reported.
@@ -39,16 +41,15 @@ using VerifyRewriteFn = int(const GraphFile* before, const GraphFile* after,
                             const std::string_view* name,
                             const std::vector<std::vector<bool>>* donated);
 }
-#endif
 
 inline constexpr Command kCommands[] = {
     {"print", "parse a graph and write it back in canonical form", runPrint},
     {"opt", "remove redundant clones; remarks say why each clone is kept", runOpt},
     {"analyze", "show storages, layouts and accesses behind every clone decision", runAnalyze},
-#ifdef DECLONE_HAVE_RUNTIME
     {"verify", "run two graphs with libtorch on the same inputs and compare them", runVerify},
-#endif
     {"report", "run clone elimination on folders of dumps and print one table", runReport},
+    {"schemas", "list the op schemas declone knows, filtered by a pattern", runSchemas},
+    {"generate", "write the man page or a bash/zsh completion script", runGenerate},
 };
 
 } // namespace declone::cli

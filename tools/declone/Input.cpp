@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace declone::cli {
 
@@ -21,7 +22,7 @@ std::string displayName(std::string_view path) {
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
   Result<std::string> text = readFile(path);
   if (!text.ok()) {
-    std::cerr << text.error().format(displayName(path)) << '\n';
+    reportDiagnostic(displayName(path), text.error());
     return nullptr;
   }
   if (contents)
@@ -29,7 +30,7 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
   // The graph keeps the text it was read from; handing it over saves a copy of the whole input.
   Result<std::unique_ptr<GraphFile>> file = readOwnedGraphFile(std::move(text).value());
   if (!file.ok()) {
-    std::cerr << file.error().format(displayName(path)) << '\n';
+    reportDiagnostic(displayName(path), file.error());
     return nullptr;
   }
   return std::move(file).value();
@@ -56,7 +57,7 @@ int writeDotPicture(std::string_view out, std::string_view text, std::string_vie
                     std::span<const Remark> remarks, const SchemaRegistry& schemas) {
   Result<std::unique_ptr<GraphFile>> original = readGraphFile(text);
   if (!original.ok()) {
-    std::cerr << original.error().format(name) << '\n';
+    reportDiagnostic(name, original.error());
     return kBadInput;
   }
   DotOptions options;
@@ -71,8 +72,32 @@ int writeDotPicture(std::string_view out, std::string_view text, std::string_vie
   return kSuccess;
 }
 
+namespace {
+std::string gCommandName;
+
+void reportUsage(std::string_view severity, std::string_view message) {
+  bool colour = colourWanted(STDERR_FILENO);
+  std::string prefix = gCommandName.empty() ? "declone" : "declone " + gCommandName;
+  std::cerr << (colour ? "\033[1m" : "") << prefix << ": "
+            << (colour ? (severity == "error" ? "\033[1;31m" : "\033[1;35m") : "") << severity
+            << ": " << (colour ? "\033[0m" : "") << message << '\n';
+}
+} // namespace
+
+void setCommandName(std::string_view name) {
+  gCommandName = name;
+}
+
 void reportUsageError(std::string_view message) {
-  std::cerr << "declone: error: " << message << '\n';
+  reportUsage("error", message);
+}
+
+void reportUsageWarning(std::string_view message) {
+  reportUsage("warning", message);
+}
+
+void reportDiagnostic(std::string_view file, const Error& error, Severity severity) {
+  std::cerr << renderDiagnostic(file, severity, error, {colourWanted(STDERR_FILENO)});
 }
 
 } // namespace declone::cli

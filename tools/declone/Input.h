@@ -3,6 +3,7 @@
 
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
+#include "declone/support/Diagnostic.h"
 #include "declone/support/Remark.h"
 #include "declone/support/Result.h"
 
@@ -29,7 +30,15 @@ std::string displayName(std::string_view path);
 [[nodiscard]] int writeDotPicture(std::string_view out, std::string_view text,
                                   std::string_view name, std::span<const Remark> remarks,
                                   const SchemaRegistry& schemas);
-/// Prints `declone: error: MESSAGE` (usage problems) to stderr.
+/// The subcommand being run, named in usage errors (`declone opt: error: ...`).
+void setCommandName(std::string_view name);
+/// Prints `declone CMD: error: MESSAGE` (usage problems) to stderr.
 void reportUsageError(std::string_view message);
+/// Prints `declone CMD: warning: MESSAGE` to stderr.
+void reportUsageWarning(std::string_view message);
+/// Prints a located diagnostic about FILE to stderr, clang style: colours on a terminal (unless
+/// NO_COLOR), the source line and a caret when the error carries them.
+void reportDiagnostic(std::string_view file, const Error& error,
+                      Severity severity = Severity::Error);
 
 } // namespace declone::cli

@@ -12,6 +12,24 @@
 namespace declone::cli {
 namespace {
 
+/// --stats with --remarks=json: one JSON object, so that standard error stays JSON Lines.
+std::string statsJson(const CloneEliminationStats& stats, CloneEliminationMode mode) {
+  auto field = [](std::string_view name, uint64_t value) {
+    return "\"" + std::string(name) + "\": " + std::to_string(value);
+  };
+  std::string kept;
+  for (size_t i = 0; i < kNumKeepReasons; ++i) {
+    auto reason = static_cast<KeepReason>(i);
+    if (reason == KeepReason::Unsupported && mode != CloneEliminationMode::Vllm)
+      continue;
+    kept += (kept.empty() ? "" : ", ") + field(reasonCode(reason), stats.kept[i]);
+  }
+  return "{\"stats\": {" + field("clones", stats.clones) + ", " + field("removed", stats.removed) +
+         ", " + field("dead", stats.dead) + ", \"kept\": {" + kept + "}, " +
+         field("bytes_removed", stats.bytesRemoved) + ", " +
+         field("removed_symbolic", stats.removedSymbolic) + "}}";
+}
+
 void printStats(const CloneEliminationStats& stats, CloneEliminationMode mode) {
   auto row = [](uint64_t value, std::string_view what) {
     std::fprintf(stderr, "%12llu  %.*s\n", static_cast<unsigned long long>(value),
@@ -41,24 +59,30 @@ int runOpt(std::span<const std::string_view> args) {
   ArgumentParser parser("opt", "Remove redundant aten.clone nodes and write the optimized graph.\n"
                                "Remarks and statistics go to standard error.");
   parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
-  parser.option("-o", "OUT", "write the graph to OUT instead of standard output", &output);
+  parser.option("-o|--output", "OUT", "write the graph to OUT instead of standard output", &output);
   flags.addTo(parser);
   parser.optionalValue("--remarks", "text|json", "report every clone decision (default: text)",
                        &remarks, "text");
-  parser.flag("--stats", "print counts per decision and reason, and the bytes saved", &stats);
+  parser.flag("--stats",
+              "print counts per decision and reason, and the bytes saved (one JSON object\n"
+              "                          after the remarks with --remarks=json)",
+              &stats);
   parser.option("--dot", "OUT.dot",
                 "write the graph as read to OUT.dot for Graphviz, clones coloured by decision",
                 &dot);
-#ifdef DECLONE_HAVE_RUNTIME
   parser.flag("--verify",
               "run the graph before and after with libtorch; exit 1 instead of writing a\n"
               "                          rewrite that is not equivalent",
               &verify);
-#endif
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (!remarks.empty() && remarks != "text" && remarks != "json") {
     reportUsageError("--remarks must be 'text' or 'json', not '" + remarks + "'");
+    return kBadInput;
+  }
+  if (dot == "-" && (output.empty() || output == "-")) {
+    reportUsageError("--dot - and the graph would both go to standard output; write the graph "
+                     "elsewhere with -o FILE, or the picture with --dot FILE");
     return kBadInput;
   }
   if (!flags.prepare())
@@ -89,13 +113,14 @@ int runOpt(std::span<const std::string_view> args) {
   if (!remarks.empty())
     for (const Remark& remark : total.remarks)
       std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
-  if (stats)
+  if (stats && remarks == "json")
+    std::cerr << statsJson(total.stats, flags.parsedMode()) << '\n';
+  else if (stats)
     printStats(total.stats, flags.parsedMode());
   if (!dot.empty())
     if (int status = writeDotPicture(dot, text, name, total.remarks, flags.schemas());
         status != kSuccess)
       return status;
-#ifdef DECLONE_HAVE_RUNTIME
   if (verify) {
     Result<std::unique_ptr<GraphFile>> original = readGraphFile(text);
     if (!original.ok())
@@ -103,7 +128,6 @@ int runOpt(std::span<const std::string_view> args) {
     if (int status = verifyRewrite(**original, *file, name, donations); status != kSuccess)
       return status;
   }
-#endif
   return writeGraph(output, *file);
 }
 

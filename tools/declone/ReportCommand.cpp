@@ -30,8 +30,8 @@ std::optional<size_t> parseCount(std::string_view option, const std::string& tex
 
 int runReport(std::span<const std::string_view> args) {
   std::vector<std::string> paths;
-  std::string sort, top, jobs, jobsShort;
-  bool json = false, quiet = false, quietShort = false;
+  std::string sort, top, jobs;
+  bool json = false, quiet = false;
   CloneFlags flags;
   ArgumentParser parser(
       "report",
@@ -48,10 +48,8 @@ int runReport(std::span<const std::string_view> args) {
                 &sort);
   parser.option("--top", "N", "show only the first N rows (the total still counts all)", &top);
   flags.addTo(parser, /*withDonated=*/false);
-  parser.option("--jobs", "N", "threads to use (default: one per core)", &jobs);
-  parser.option("-j", "N", "same as --jobs", &jobsShort);
-  parser.flag("--quiet", "no progress on standard error", &quiet);
-  parser.flag("-q", "same as --quiet", &quietShort);
+  parser.option("-j|--jobs", "N", "threads to use (default: one per core)", &jobs);
+  parser.flag("-q|--quiet", "no progress on standard error", &quiet);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (!flags.prepare())
@@ -66,8 +64,6 @@ int runReport(std::span<const std::string_view> args) {
       return kBadInput;
     table.top = *count;
   }
-  if (!jobsShort.empty())
-    jobs = jobsShort;
   if (!jobs.empty()) {
     std::optional<size_t> count = parseCount("--jobs", jobs, 1);
     if (!count)
@@ -85,7 +81,7 @@ int runReport(std::span<const std::string_view> args) {
 
   std::vector<DumpInput> inputs = collectDumpInputs(paths);
   std::optional<ProgressMeter> progress;
-  if (!quiet && !quietShort && !inputs.empty()) {
+  if (!quiet && !inputs.empty()) {
     progress.emplace(std::cerr, isatty(STDERR_FILENO) != 0, "report");
     options.progress = [&](size_t done, size_t total) { progress->update(done, total); };
   }
@@ -93,7 +89,7 @@ int runReport(std::span<const std::string_view> args) {
   if (progress)
     progress->finish();
   if (inputs.empty())
-    std::cerr << "declone: warning: no graph dumps (*.py, *.fx, *.txt, *.log) found\n";
+    reportUsageWarning("no graph dumps (*.py, *.fx, *.txt, *.log) found");
   if (!sort.empty())
     (void)sortRows(report.rows, sort); // the column was checked above
 

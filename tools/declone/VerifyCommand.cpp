@@ -4,6 +4,7 @@
 #include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
+#include "VerifyFlags.h"
 #include "declone/runtime/Executor.h"
 #include "declone/transforms/CloneElimination.h"
 
@@ -37,13 +38,14 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
 
 int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
                   const std::vector<std::vector<bool>>& donated) {
+  setCommandName("opt");
   for (size_t i = 0; i < before.modules.size(); ++i) {
     runtime::VerifyOptions options;
     options.donated = i < donated.size() ? donated[i] : std::vector<bool>();
     Result<runtime::Verdict> verdict =
         runtime::verify(*before.modules[i], *after.modules[i], options);
     if (!verdict.ok()) {
-      std::cerr << verdict.error().format(name) << '\n';
+      reportDiagnostic(name, verdict.error());
       return kBadInput;
     }
     if (!verdict->equivalent) {
@@ -55,21 +57,13 @@ int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_v
 }
 
 int runVerify(std::span<const std::string_view> args) {
-  std::vector<std::string> files;
-  std::string donated, seed = "1", trials = "1";
-  ArgumentParser parser("verify",
-                        "Run BEFORE and AFTER with libtorch on the same random inputs (honouring\n"
-                        "sizes, strides, offsets, symbols and dtypes; CUDA maps to CPU) and\n"
-                        "compare outputs, final input contents and aliasing. Exit 0 when\n"
-                        "equivalent, 1 at the first difference, 2 when a graph cannot run.");
-  parser.positional("BEFORE AFTER", "the two graph files", &files, 2, 2);
-  parser.option("--donated", "LIST",
-                "donated placeholders (index or name): their final contents are not compared",
-                &donated);
-  parser.option("--seed", "N", "seed of the random inputs (default 1)", &seed);
-  parser.option("--trials", "N", "runs with new inputs and symbol values (default 1)", &trials);
+  setCommandName("verify"); // the plugin has its own copy of the CLI's state
+  VerifyFlags flags;
+  ArgumentParser parser = flags.parser();
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
+  std::vector<std::string>& files = flags.files;
+  const std::string &seed = flags.seed, &trials = flags.trials, &donated = flags.donated;
   runtime::VerifyOptions options;
   uint64_t trialCount = 0;
   if (!parseCount(seed, options.seed) || !parseCount(trials, trialCount) || trialCount == 0) {
@@ -91,7 +85,7 @@ int runVerify(std::span<const std::string_view> args) {
   options.donated = std::move(donatedInputs).value();
   Result<runtime::Verdict> verdict = verifyFiles(*before, *after, options);
   if (!verdict.ok()) {
-    std::cerr << verdict.error().format(displayName(files[0])) << '\n';
+    reportDiagnostic(displayName(files[0]), verdict.error());
     return kBadInput;
   }
   if (!verdict->equivalent) {

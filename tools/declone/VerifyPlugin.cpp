@@ -1,7 +1,9 @@
-// Loads the verify plugin (libdeclone-verify.so beside the executable) on first use, so that
-// only `verify` and `opt --verify` pay for loading libtorch.
+// `verify` and `opt --verify` in the executable: arguments are checked here, and the verify
+// plugin (libdeclone-verify.so beside the executable, the only part that links libtorch) is
+// loaded on first use, so that nothing else pays for loading libtorch.
 #include "Commands.h"
 #include "Input.h"
+#include "VerifyFlags.h"
 
 #include <dlfcn.h>
 #include <filesystem>
@@ -18,11 +20,11 @@ struct VerifyPlugin {
 };
 
 /// The plugin's path: next to the running executable.
-std::string pluginPath() {
+std::filesystem::path pluginPath() {
   std::error_code error;
   std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
   std::filesystem::path directory = error ? std::filesystem::path(".") : executable.parent_path();
-  return (directory / "libdeclone-verify.so").string();
+  return directory / "libdeclone-verify.so";
 }
 
 /// The loaded plugin, or nullptr with the reason reported (the plugin stays loaded until exit).
@@ -31,7 +33,14 @@ const VerifyPlugin* loadPlugin() {
   static bool loaded = false;
   if (loaded)
     return &plugin;
-  std::string path = pluginPath();
+  std::filesystem::path path = pluginPath();
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    reportUsageError("the verifier is not installed: this declone was built without libtorch.\n"
+                     "To get it, install PyTorch first (pip install torch==2.13.0, or Debian's "
+                     "libtorch-dev) and build or pip-install declone again.");
+    return nullptr;
+  }
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     reportUsageError(std::string("cannot load the verifier: ") + dlerror());
@@ -41,7 +50,7 @@ const VerifyPlugin* loadPlugin() {
   plugin.main = reinterpret_cast<VerifyMainFn*>(dlsym(handle, "declone_verify_main"));
   plugin.rewrite = reinterpret_cast<VerifyRewriteFn*>(dlsym(handle, "declone_verify_rewrite"));
   if (!abi || !plugin.main || !plugin.rewrite || abi() != kVerifyPluginAbi) {
-    reportUsageError("cannot load the verifier: " + path +
+    reportUsageError("cannot load the verifier: " + path.string() +
                      " is not the verify plugin of this build of declone");
     return nullptr;
   }
@@ -52,6 +61,11 @@ const VerifyPlugin* loadPlugin() {
 } // namespace
 
 int runVerify(std::span<const std::string_view> args) {
+  // --help and usage errors are answered without loading libtorch.
+  VerifyFlags flags;
+  ArgumentParser parser = flags.parser();
+  if (std::optional<int> exit = parser.parseOrExit(args))
+    return *exit;
   const VerifyPlugin* plugin = loadPlugin();
   return plugin ? plugin->main(args.data(), args.size()) : kBadInput;
 }

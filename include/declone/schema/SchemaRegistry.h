@@ -68,6 +68,8 @@ public:
   [[nodiscard]] std::vector<const OpSchema*> overloads(std::string_view ns,
                                                        std::string_view name) const;
   [[nodiscard]] bool hasPacket(std::string_view ns, std::string_view name) const;
+  /// Every packet this registry and its fallback know, as `ns::name`, sorted and unique.
+  [[nodiscard]] std::vector<std::string> packetNames() const;
   /// Number of schemas.
   [[nodiscard]] size_t size() const { return size_; }
 

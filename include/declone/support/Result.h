@@ -7,16 +7,28 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace declone {
+
+/// A related place an error points to ("previous definition is here").
+struct Note {
+  std::string message;
+  uint32_t line = 0;
+  uint32_t column = 0;         ///< 0: the line's first non-blank character
+  std::string sourceLine = {}; ///< the text of `line`, when known, for the caret display
+};
 
 /// A recoverable error with an optional source position (1-based; 0 = unknown).
 struct Error {
   std::string message;
   uint32_t line = 0;
   uint32_t column = 0;
+  std::string sourceLine = {}; ///< the text of `line`, when known, for the caret display
+  std::vector<Note> notes = {};
 
-  /// Formats as `FILE:LINE:COL: error: MESSAGE` (the position parts are left out when unknown).
+  /// Formats as `FILE:LINE:COL: error: MESSAGE` (the position parts are left out when unknown),
+  /// one line per note after it. renderDiagnostic (Diagnostic.h) adds source lines and carets.
   [[nodiscard]] std::string format(std::string_view file) const;
 };
 

@@ -8,9 +8,9 @@
 # RUN: %expect-exit 2 %declone frobnicate 2>&1 | %FileCheck %s --check-prefix=UNKNOWN
 # UNKNOWN: declone: error: unknown command 'frobnicate'
 # RUN: %expect-exit 2 %declone print --bogus %s 2>&1 | %FileCheck %s --check-prefix=OPTION
-# OPTION: declone: error: unknown option '--bogus'
+# OPTION: declone print: error: unknown option '--bogus'
 # RUN: %expect-exit 2 %declone print 2>&1 | %FileCheck %s --check-prefix=MISSING
-# MISSING: declone: error: missing argument FILE|-
+# MISSING: declone print: error: missing argument FILE|-
 # RUN: %expect-exit 2 %declone print %t.does-not-exist 2>&1 | %FileCheck %s --check-prefix=NOFILE
 # NOFILE: does-not-exist: error: cannot open: No such file or directory
 # RUN: %expect-exit 2 %declone 2>&1 | %FileCheck %s --check-prefix=NOARGS

@@ -9,7 +9,7 @@
 # CHECK: subgraph "cluster_m0_" {
 # CHECK-NEXT: label="GraphModule";
 # CHECK: m0_0 [label="arg0_1\nf32[4, 5][5, 1]cpu", shape=ellipse
-# CHECK: m0_4 [label="clone\naten.clone.default\nkept [layout-changed]\nstrides [3, 1] != [5, 1]\nf32[4, 3][3, 1]cpu", style="rounded,filled,bold", fillcolor="#f4a6a6", tooltip="{{.*}}mamba.fx:[[#@LINE+19]]\n# File: mamba_mixer.py:212 in forward, code: x = hidden[:, :3].contiguous()\nclone: \"f32[4, 3][3, 1]cpu\" = torch.ops.aten.clone.default(slice_1, memory_format = torch.contiguous_format);  slice_1 = None"];
+# CHECK: m0_4 [label="clone\naten.clone.default\nkept [layout-changed]\nstrides [3, 1] != [5, 1]\nf32[4, 3][3, 1]cpu", style="rounded,filled,bold", fillcolor="#f4a6a6", tooltip="{{.*}}mamba.fx:[[#@LINE+24]]\n# File: mamba_mixer.py:212 in forward, code: x = hidden[:, :3].contiguous()\nclone: \"f32[4, 3][3, 1]cpu\" = torch.ops.aten.clone.default(slice_1, memory_format = torch.contiguous_format);  slice_1 = None"];
 # CHECK: m0_5 [label="auto_functionalized\n(_C.causal_conv1d_update.default)"
 # CHECK: m0_7 [label="clone_1\naten.clone.default\nremoved\nf32[4, 3][3, 1]cpu", style="rounded,filled,bold", fillcolor="#b8e6a8"
 # CHECK: m0_10 [label="return", shape=doubleoctagon
@@ -22,8 +22,13 @@
 # analyze --dot writes the same picture; --dot to a place that cannot be written is exit 2.
 # RUN: %declone analyze %s --dot %t.analyze.dot > /dev/null
 # RUN: diff %t.dot %t.analyze.dot
+# RUN: %expect-exit 2 %declone opt %s --dot - 2>&1 | %FileCheck %s --check-prefix=BOTHSTDOUT
+# BOTHSTDOUT: declone opt: error: --dot - and the graph would both go to standard output; write the graph elsewhere with -o FILE, or the picture with --dot FILE
+# RUN: %expect-exit 2 %declone analyze %s --dot - 2>&1 | %FileCheck %s --check-prefix=ANALYZESTDOUT
+# ANALYZESTDOUT: declone analyze: error: --dot - and the analysis would both go to standard output
+# RUN: %declone opt %s --dot - -o %t.graph | %FileCheck %s
 # RUN: %expect-exit 2 %declone opt %s --dot %t.missing/x.dot 2>&1 >/dev/null | %FileCheck %s --check-prefix=NOWRITE
-# NOWRITE: declone: error: cannot write '{{.*}}.missing/x.dot': No such file or directory
+# NOWRITE: declone opt: error: cannot write '{{.*}}.missing/x.dot': No such file or directory
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 5][5, 1]cpu", arg1_1: "f32[4, 3][3, 1]cpu", arg2_1: "f32[4, 4, 3][12, 3, 1]cpu"):
         # File: mamba_mixer.py:212 in forward, code: x = hidden[:, :3].contiguous()

@@ -8,8 +8,8 @@
 # RUN: %declone opt %s --remarks --donated 1,arg2_1 2>&1 >/dev/null | %FileCheck %s --check-prefix=BOTH
 # RUN: %expect-exit 2 %declone opt %s --donated 7 2>&1 | %FileCheck %s --check-prefix=RANGE
 # RUN: %expect-exit 2 %declone opt %s --donated bogus 2>&1 | %FileCheck %s --check-prefix=NAME
-# RANGE: declone: error: --donated: index 7 is out of range (the graph has 3 placeholders)
-# NAME: declone: error: --donated: 'bogus' is not a placeholder of the graph
+# RANGE: declone opt: error: --donated: index 7 is out of range (the graph has 3 placeholders)
+# NAME: declone opt: error: --donated: 'bogus' is not a placeholder of the graph
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "Sym(s0)", arg1_1: "f32[s0][1]cpu", arg2_1: "f32[s0][1]cpu"):
         clone: "f32[s0][1]cpu" = torch.ops.aten.clone.default(arg1_1);  arg1_1 = None

@@ -35,7 +35,7 @@
 # A folder with no dumps is not an error: an empty table and a warning.
 # RUN: mkdir -p %t/nothing-here && touch %t/nothing-here/notes.md
 # RUN: %declone report %t/nothing-here 2>&1 | %FileCheck %s --check-prefix=EMPTY
-# EMPTY: declone: warning: no graph dumps (*.py, *.fx, *.txt, *.log) found
+# EMPTY: declone report: warning: no graph dumps (*.py, *.fx, *.txt, *.log) found
 # EMPTY: {{^total }}
 # EMPTY: {{^0 files$}}
 def forward(self, x):

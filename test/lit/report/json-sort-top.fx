@@ -25,13 +25,13 @@
 
 # Usage errors: an unknown column, a bad count. Exit status 2, before any work.
 # RUN: %expect-exit 2 %declone report %corpus -q --sort speed 2>&1 | %FileCheck %s --check-prefix=BADSORT
-# BADSORT: declone: error: --sort: unknown column 'speed' (one of file, graphs, nodes, clones, removed, kept, layout-changed, {{.*}}, output-alias, unsupported, bytes, symbolic, error)
+# BADSORT: declone report: error: --sort: unknown column 'speed' (one of file, graphs, nodes, clones, removed, kept, layout-changed, {{.*}}, output-alias, unsupported, bytes, symbolic, error)
 # RUN: %expect-exit 2 %declone report %corpus -q --top 0 2>&1 | %FileCheck %s --check-prefix=BADTOP
-# BADTOP: declone: error: --top takes a number of at least 1, not '0'
+# BADTOP: declone report: error: --top takes a number of at least 1, not '0'
 # RUN: %expect-exit 2 %declone report %corpus -q -j many 2>&1 | %FileCheck %s --check-prefix=BADJOBS
-# BADJOBS: declone: error: --jobs takes a number of at least 1, not 'many'
+# BADJOBS: declone report: error: --jobs takes a number of at least 1, not 'many'
 # RUN: %expect-exit 2 %declone report 2>&1 | %FileCheck %s --check-prefix=NOPATH
-# NOPATH: declone: error: missing argument PATH
+# NOPATH: declone report: error: missing argument PATH
 # RUN: %declone report --help | %FileCheck %s --check-prefix=HELP
 # HELP: usage: declone report PATH... [options]
 # HELP: --sort COL

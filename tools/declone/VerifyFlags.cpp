@@ -1,0 +1,32 @@
+// The declaration of `declone verify`'s arguments.
+#include "VerifyFlags.h"
+
+namespace declone::cli {
+
+ArgumentParser VerifyFlags::parser() {
+  ArgumentParser parser("verify",
+                        "Run BEFORE and AFTER with libtorch on the same random inputs (honouring\n"
+                        "sizes, strides, offsets, symbols and dtypes; CUDA maps to CPU) and\n"
+                        "compare outputs, final input contents and aliasing. Exit 0 when\n"
+                        "equivalent, 1 at the first difference, 2 when a graph cannot run.");
+  parser.positional("BEFORE AFTER", "the two graph files", &files, 2, 2);
+  parser.option("--donated", "LIST",
+                "donated placeholders (index or name): their final contents are not compared",
+                &donated);
+  parser.option("--seed", "N", "seed of the random inputs (default 1)", &seed);
+  parser.option("--trials", "N", "runs with new inputs and symbol values (default 1)", &trials);
+  parser.option("--int-range", "LO:HI",
+                "integer inputs are drawn from [LO, HI) (default: [0, 16), and below the\n"
+                "                          extent they index where they feed an index argument)",
+                &intRange);
+  parser.option("--memory-limit", "SIZE",
+                "refuse graphs whose inputs and outputs need more than SIZE bytes (K, M, G\n"
+                "                          suffixes; default: half the machine's memory)",
+                &memoryLimit);
+  parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
+                  &schemaFiles);
+  parser.flag("-q|--quiet", "no progress on standard error", &quiet);
+  return parser;
+}
+
+} // namespace declone::cli
