@@ -6,6 +6,7 @@
 #include "declone/analysis/SubgraphEffects.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 namespace declone {
@@ -386,6 +387,46 @@ public:
 
 private:
   /// The effects of the node being analyzed; its buffers are reused from node to node.
+  /// A node's accesses, each value once. Found by a scan while few, through a hash index once
+  /// many (a cat of 200k tensors), so that a node costs linear time in its arguments.
+  class AccessList {
+  public:
+    void clear() {
+      items_.clear();
+      index_.clear();
+    }
+    void add(const Node* value, bool write) {
+      if (NodeEffects::Access* found = find(value)) {
+        if (write)
+          found->markWritten();
+        return;
+      }
+      items_.push_back({value, write});
+      if (!index_.empty())
+        index_.emplace(value, static_cast<uint32_t>(items_.size() - 1));
+    }
+    [[nodiscard]] auto begin() const { return items_.begin(); }
+    [[nodiscard]] auto end() const { return items_.end(); }
+
+  private:
+    static constexpr size_t kScanned = 16;
+    NodeEffects::Access* find(const Node* value) {
+      if (index_.empty() && items_.size() < kScanned) {
+        for (NodeEffects::Access& access : items_)
+          if (access.value() == value)
+            return &access;
+        return nullptr;
+      }
+      if (index_.empty())
+        for (uint32_t i = 0; i < items_.size(); ++i)
+          index_.emplace(items_[i].value(), i);
+      auto found = index_.find(value);
+      return found == index_.end() ? nullptr : &items_[found->second];
+    }
+    std::vector<NodeEffects::Access> items_;
+    std::unordered_map<const Node*, uint32_t> index_;
+  };
+
   struct Scratch {
     bool known = true;
     /// Why not known: a view of a plan's reason (most reasons depend only on the target), or of
@@ -393,7 +434,7 @@ private:
     std::string_view unknownReason;
     std::string ownedReason;
     bool ownsReason = false;
-    std::vector<NodeEffects::Access> accesses;
+    AccessList accesses;
     OutputAlias result;
     std::vector<OutputAlias> outputs;
     bool listOutput = false;
@@ -586,14 +627,7 @@ std::optional<size_t> EffectAnalysis::elementIndex(const Node* node, int64_t ind
 }
 
 void EffectAnalysis::Builder::addAccess(Scratch& effects, const Node* value, bool write) {
-  for (NodeEffects::Access& access : effects.accesses) {
-    if (access.value() == value) {
-      if (write)
-        access.markWritten();
-      return;
-    }
-  }
-  effects.accesses.push_back({value, write});
+  effects.accesses.add(value, write);
 }
 
 void EffectAnalysis::Builder::makeUnknown(const Node* node, Scratch& effects,

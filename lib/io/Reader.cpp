@@ -65,11 +65,42 @@ std::optional<Line> Reader::nextContentLine() {
   while (pos_ < source_.size()) {
     Line line = peekLine();
     if (!line.isTrivia())
-      return line;
+      return checkIndentation(line) ? std::optional<Line>(line) : std::nullopt;
     pendingTrivia_.push_back(lineText(line));
     skipLine(line);
   }
   return std::nullopt;
+}
+
+bool Reader::checkIndentation(const Line& line) {
+  if (line.number <= indentCheckedLine_)
+    return true; // a line is peeked more than once
+  indentCheckedLine_ = line.number;
+  // Python measures indentation with tabs to multiples of 8 and with tabs as 1, and raises
+  // TabError where the two disagree about the line's level against the enclosing ones.
+  Indent indent;
+  for (size_t i = line.start; i < line.contentStart; ++i) {
+    if (source_[i] == '\t') {
+      indent.tabs8 = (indent.tabs8 / 8 + 1) * 8;
+      ++indent.tabs1;
+    } else if (source_[i] == '\f') {
+      indent = Indent(); // a form feed resets the column, as in Python's tokenizer
+    } else {
+      ++indent.tabs8;
+      ++indent.tabs1;
+    }
+  }
+  while (indents_.size() > 1 && indent.tabs8 < indents_.back().tabs8)
+    indents_.pop_back();
+  const Indent& enclosing = indents_.back();
+  bool consistent = indent.tabs8 == enclosing.tabs8  ? indent.tabs1 == enclosing.tabs1
+                    : indent.tabs8 > enclosing.tabs8 ? indent.tabs1 > enclosing.tabs1
+                                                     : true;
+  if (!consistent)
+    return fail("inconsistent use of tabs and spaces in indentation", line.number, 1);
+  if (indent.tabs8 > enclosing.tabs8)
+    indents_.push_back(indent);
+  return true;
 }
 
 std::span<const std::string_view> Reader::takeTrivia() {

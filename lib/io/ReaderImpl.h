@@ -102,6 +102,9 @@ private:
 
   // --- Lines ----------------------------------------------------------------------------
   Line peekLine() const;
+  /// Reports Python's TabError for `line`: tabs and spaces mixed so that its level depends on
+  /// the tab width.
+  bool checkIndentation(const Line& line);
   void skipLine(const Line& line) {
     pos_ = line.end < source_.size() ? line.end + 1 : source_.size();
     lineNumber_ = line.number + 1;
@@ -256,6 +259,13 @@ private:
   uint32_t lineNumber_ = 1;
   std::vector<std::string_view> pendingTrivia_;
   std::optional<Error> error_;
+  /// Python's indentation stack, for its TabError (checkIndentation).
+  struct Indent {
+    size_t tabs8 = 0; ///< the column with tabs to multiples of 8
+    size_t tabs1 = 0; ///< the column with tabs as 1
+  };
+  std::vector<Indent> indents_{Indent()};
+  uint32_t indentCheckedLine_ = 0;
   bool fastPath_;
   Graph* graph_ = nullptr;
   NameTable names_;

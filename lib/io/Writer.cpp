@@ -138,12 +138,43 @@ void writePythonString(std::string_view value, std::string& out) {
   out += quote;
 }
 
+/// How a file's line breaks are written: as read when the text has no '\r'; else all as its first
+/// line break is, since rewritten lines are printed with '\n' and kept ones come with their own.
+enum class LineBreaks { AsPrinted, Lf, CrLf };
+
+LineBreaks lineBreaksOf(std::string_view source) {
+  if (source.find('\r') == std::string_view::npos)
+    return LineBreaks::AsPrinted;
+  size_t newline = source.find('\n');
+  return newline != std::string_view::npos && newline > 0 && source[newline - 1] == '\r'
+             ? LineBreaks::CrLf
+             : LineBreaks::Lf;
+}
+
+/// Appends `text` to `out` with every line break (`\n` or `\r\n`) written as `breaks` says.
+void appendWithLineBreaks(std::string_view text, LineBreaks breaks, std::string& out) {
+  out.reserve(out.size() + text.size() + text.size() / 16);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+      continue;
+    if (text[i] == '\n' && breaks == LineBreaks::CrLf)
+      out += '\r';
+    out += text[i];
+  }
+}
+
 /// Writes a file's text a chunk at a time, so that a large graph is never held twice in memory.
 class FileSink {
 public:
-  explicit FileSink(std::FILE* stream) : stream_(stream) {}
+  FileSink(std::FILE* stream, LineBreaks breaks) : stream_(stream), breaks_(breaks) {}
 
+  /// `chunk` ends with a whole line (or the text): a '\r\n' is never split between chunks.
   void write(std::string_view chunk) {
+    if (breaks_ != LineBreaks::AsPrinted) {
+      converted_.clear();
+      appendWithLineBreaks(chunk, breaks_, converted_);
+      chunk = converted_;
+    }
     ok_ = std::fwrite(chunk.data(), 1, chunk.size(), stream_) == chunk.size() && ok_;
   }
   /// Writes `chunk` last; false if this or any earlier write failed.
@@ -156,6 +187,8 @@ public:
 
 private:
   std::FILE* stream_;
+  LineBreaks breaks_;
+  std::string converted_;
   bool ok_ = true;
 };
 
@@ -824,20 +857,27 @@ void Writer::module(const GraphModule& module) {
 } // namespace
 
 void writeGraphFile(const GraphFile& file, std::string& out) {
+  LineBreaks breaks = lineBreaksOf(file.context->source());
+  std::string printed;
+  std::string& target = breaks == LineBreaks::AsPrinted ? out : printed;
   // A rewritten graph prints about as long as it was read: one allocation instead of doublings.
-  out.reserve(out.size() + file.context->source().size() + 4096);
-  Writer writer(*file.context, out);
-  for (const auto& module : file.modules)
-    writer.module(*module);
-  writer.trivia(file.trailingTrivia);
-  if (!file.finalNewline)
-    writer.dropFinalNewline();
+  target.reserve(target.size() + file.context->source().size() + 4096);
+  {
+    Writer writer(*file.context, target);
+    for (const auto& module : file.modules)
+      writer.module(*module);
+    writer.trivia(file.trailingTrivia);
+    if (!file.finalNewline)
+      writer.dropFinalNewline();
+  }
+  if (breaks != LineBreaks::AsPrinted)
+    appendWithLineBreaks(printed, breaks, out);
 }
 
 bool writeGraphFile(const GraphFile& file, std::FILE* stream) {
   std::string buffer;
   buffer.reserve(2 * Writer::kChunkSize);
-  FileSink sink(stream);
+  FileSink sink(stream, lineBreaksOf(file.context->source()));
   Writer writer(*file.context, buffer, sink);
   for (const auto& module : file.modules)
     writer.module(*module);

@@ -6,9 +6,9 @@
 namespace declone {
 
 ProgressMeter::ProgressMeter(std::ostream& out, bool terminal, std::string label,
-                             std::chrono::milliseconds interval)
-    : out_(out), terminal_(terminal), label_(std::move(label)), interval_(interval),
-      start_(Clock::now()), lastDraw_(start_) {}
+                             std::chrono::milliseconds interval, std::string unit)
+    : out_(out), terminal_(terminal), label_(std::move(label)), unit_(std::move(unit)),
+      interval_(interval), start_(Clock::now()), lastDraw_(start_) {}
 
 void ProgressMeter::update(size_t done, size_t total) {
   std::lock_guard lock(mutex_);
@@ -31,12 +31,14 @@ void ProgressMeter::draw(size_t done, size_t total, Clock::time_point now, bool 
   drawn_ = true;
   lastDraw_ = now;
   double seconds = std::chrono::duration<double>(now - start_).count();
-  char numbers[96];
+  char numbers[160];
+  const char* unit = unit_.c_str();
   if (!terminal_) {
     if (final)
-      std::snprintf(numbers, sizeof numbers, ": %zu/%zu files in %.2f s\n", done, total, seconds);
+      std::snprintf(numbers, sizeof numbers, ": %zu/%zu %s in %.2f s\n", done, total, unit,
+                    seconds);
     else
-      std::snprintf(numbers, sizeof numbers, ": %zu/%zu files\n", done, total);
+      std::snprintf(numbers, sizeof numbers, ": %zu/%zu %s\n", done, total, unit);
     out_ << label_ << numbers << std::flush;
     return;
   }
@@ -45,8 +47,8 @@ void ProgressMeter::draw(size_t done, size_t total, Clock::time_point now, bool 
   std::string line =
       "\r" + label_ + " [" + std::string(filled, '#') + std::string(kBarWidth - filled, ' ') + "] ";
   double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
-  std::snprintf(numbers, sizeof numbers, "%zu/%zu files  %.1f files/s  %.1f s", done, total, rate,
-                seconds);
+  std::snprintf(numbers, sizeof numbers, "%zu/%zu %s  %.1f %s/s  %.1f s", done, total, unit, rate,
+                unit, seconds);
   line += numbers;
   // Blank out what a longer previous line left behind (no terminal escapes needed).
   size_t width = line.size();

@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <fnmatch.h>
 #include <mutex>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -149,25 +151,52 @@ bool looksLikeDump(std::string_view name, std::string_view text) {
   return false;
 }
 
-std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths) {
-  std::vector<DumpInput> inputs;
+bool DumpFilter::accepts(std::string_view path) const {
+  std::string text(path);
+  std::string name = fs::path(text).filename().string();
+  auto matches = [&](const std::vector<std::string>& globs) {
+    return std::any_of(globs.begin(), globs.end(), [&](const std::string& glob) {
+      return fnmatch(glob.c_str(), text.c_str(), 0) == 0 ||
+             fnmatch(glob.c_str(), name.c_str(), 0) == 0;
+    });
+  };
+  return (include.empty() || matches(include)) && !matches(exclude);
+}
+
+std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths,
+                                         const DumpFilter& filter) {
+  std::vector<DumpInput> found;
   for (const std::string& path : paths) {
     if (path == "-") {
-      inputs.push_back({path, std::nullopt}); // standard input
+      found.push_back({path, std::nullopt}); // standard input
       continue;
     }
     std::error_code ec;
     fs::file_status status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      inputs.push_back(
+      found.push_back(
           {path, errorText(path, "cannot open",
                            ec ? ec : std::make_error_code(std::errc::no_such_file_or_directory))});
       continue;
     }
     if (fs::is_directory(status))
-      collectFolder(path, inputs);
+      collectFolder(path, found);
     else
-      inputs.push_back({path, std::nullopt}); // named explicitly: taken whatever its name
+      found.push_back({path, std::nullopt}); // named explicitly: taken whatever its name
+  }
+  // A file reached twice (named twice, or named and inside a named folder) counts once.
+  std::vector<DumpInput> inputs;
+  std::set<std::string> seen;
+  for (DumpInput& input : found) {
+    if (!input.error && input.path != "-") {
+      if (!filter.accepts(input.path))
+        continue;
+      std::error_code ec;
+      fs::path canonical = fs::weakly_canonical(input.path, ec);
+      if (!seen.insert(ec ? input.path : canonical.string()).second)
+        continue;
+    }
+    inputs.push_back(std::move(input));
   }
   return inputs;
 }

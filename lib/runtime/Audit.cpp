@@ -393,7 +393,7 @@ Result<Facts> Auditor::runProbe(const Probe& probe) {
   if (!file.ok())
     return Error{"the probe does not parse: " + file.error().message};
   const Graph& graph = (*file)->modules.at(0)->graph;
-  Result<detail::Inputs> inputs = detail::makeInputs(graph, seed_, {});
+  Result<detail::Inputs> inputs = detail::makeInputs(graph, seed_);
   if (!inputs.ok())
     return inputs.error();
   std::vector<at::Tensor> before;

@@ -21,7 +21,22 @@ struct InputValue {
   at::Tensor base; ///< the storage the tensor was made from (undefined for ints)
 };
 
+/// Integer tensor inputs are drawn from [low, high), within the extent they index.
+struct IntRange {
+  int64_t low = 0;
+  int64_t high = 16;
+};
+
+struct InputOptions {
+  /// Values for size symbols; the others get small random values (2 to 8).
+  std::unordered_map<std::string, int64_t> symbolHints;
+  IntRange integers;
+  /// Refuse (an error) when estimateMemory exceeds this many bytes; 0: no limit.
+  uint64_t memoryLimit = 0;
+};
+
 struct Inputs {
+  IntRange integers;              ///< for addAttributes
   std::vector<InputValue> values; ///< one per placeholder, in signature order
   /// Module state read by get_attr, by attribute path: the caller sees its final contents.
   std::map<std::string, InputValue, std::less<>> attributes;
@@ -32,7 +47,13 @@ struct Inputs {
 /// and makes random inputs that honour the annotated sizes, strides and storage offsets, and
 /// the graph's get_attr tensors (addAttributes).
 [[nodiscard]] Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
-                                        const std::unordered_map<std::string, int64_t>& hints);
+                                        const InputOptions& options = {});
+
+/// The bytes a run of `graph` with these symbol values needs, roughly: its inputs three times
+/// (the inputs and a copy for each graph compared) and every tensor value it computes (an upper
+/// bound: values freed early are counted too).
+[[nodiscard]] uint64_t estimateMemory(const Graph& graph,
+                                      const std::unordered_map<std::string, int64_t>& symbols);
 
 /// Makes a random tensor for every get_attr of `graph` whose attribute is not in `inputs` yet,
 /// from its annotation. The values depend only on the seed and the attribute's path, so that
@@ -53,6 +74,8 @@ struct Inputs {
 
 /// Registers stand-in kernels for the supplement's custom ops that this libtorch lacks (once).
 void registerStandInKernels();
+/// The same for the schemas of `schemaText` (a --schemas file); returns how many it registered.
+size_t registerStandInKernels(std::string_view schemaText);
 /// Registers CPU kernels for the prims PyTorch defines in Python (iota, the low-memory max pool
 /// pair, ...), which Inductor's post-grad graphs call. Idempotent.
 void registerPrimsKernels();

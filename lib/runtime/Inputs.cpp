@@ -4,6 +4,8 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <random>
 #include <unordered_set>
 
@@ -52,12 +54,10 @@ uint64_t stableHash(std::string_view text) {
   return hash;
 }
 
-/// Integers are drawn from [0, kIntegerRange) unless they end up indexing something smaller.
-constexpr int64_t kIntegerRange = 16;
-
 /// For the integer tensor inputs whose values end up as indices (embedding's indices into the
-/// weight's rows, gather's and index_select's index into self's dimension `dim`), the extent
-/// they index, or the smallest of several. Values flow through any op on the way (token type
+/// weight's rows; the index of gather, index_select, scatter* and index_add/copy/fill into self's
+/// dimension `dim`; index.Tensor's and index_put's i-th index into self's dimension i), the
+/// extent they index, or the smallest of several. Values flow through any op on the way (token type
 /// ids expanded, gathered, then embedded), so an index bounds every integer input it derives
 /// from: out-of-range values would make the graph fail, not test it.
 std::unordered_map<const Node*, int64_t>
@@ -103,32 +103,54 @@ indexBounds(const Graph& graph, SymContext& sym,
       continue;
     std::span<const Arg> args = node->args();
     std::string_view op = node->target()->opName;
-    std::optional<int64_t> limit;
+    auto boundBy = [&](const Arg& index, const Arg& tensor, int64_t dim) {
+      if (std::optional<int64_t> limit = extent(tensor, dim))
+        bound(index, *limit);
+    };
     if (op == "embedding" && args.size() >= 2) {
-      limit = extent(args[0], 0);
-      if (limit)
-        bound(args[1], *limit);
-    } else if ((op == "gather" || op == "index_select") && args.size() >= 3 &&
-               args[1].kind == ArgKind::Int) {
-      limit = extent(args[0], args[1].integer);
-      if (limit)
-        bound(args[2], *limit);
+      boundBy(args[1], args[0], 0);
+    } else if (op == "embedding_dense_backward" && args.size() >= 3 &&
+               args[2].kind == ArgKind::Int) {
+      bound(args[1], args[2].integer); // (grad, indices, num_weights, ...)
+    } else if ((op == "gather" || op == "index_select" || op == "scatter" || op == "scatter_" ||
+                op == "scatter_add" || op == "scatter_add_" || op == "scatter_reduce" ||
+                op == "scatter_reduce_" || op == "index_add" || op == "index_add_" ||
+                op == "index_copy" || op == "index_copy_" || op == "index_fill" ||
+                op == "index_fill_") &&
+               args.size() >= 3 && args[1].kind == ArgKind::Int) {
+      boundBy(args[2], args[0], args[1].integer); // (self, dim, index, ...)
+    } else if ((op == "index" || op == "_unsafe_index" || op == "index_put" || op == "index_put_" ||
+                op == "_index_put_impl_" || op == "_unsafe_index_put") &&
+               args.size() >= 2 && args[1].kind == ArgKind::List) {
+      // (self, indices, ...): the i-th index tensor indexes dimension i (None skips one).
+      std::span<const Arg> indices = args[1].children();
+      for (size_t dim = 0; dim < indices.size(); ++dim)
+        boundBy(indices[dim], args[0], static_cast<int64_t>(dim));
     }
   }
   return bounds;
 }
 
-/// The range [0, range) an integer input `node` is drawn from.
-int64_t integerRange(const std::unordered_map<const Node*, int64_t>& bounds, const Node* node) {
+/// The range an integer input `node` is drawn from: `range`, within the extent it indexes.
+IntRange integerRange(const std::unordered_map<const Node*, int64_t>& bounds, const Node* node,
+                      IntRange range) {
   auto bound = bounds.find(node);
-  return bound == bounds.end() ? kIntegerRange : std::min(kIntegerRange, bound->second);
+  if (bound == bounds.end())
+    return range;
+  IntRange within{std::max<int64_t>(range.low, 0), std::min(range.high, bound->second)};
+  return within.low < within.high ? within : IntRange{0, bound->second};
 }
 
-/// A random tensor with the annotated dtype, sizes, strides and storage offset, viewed out of
-/// a 1-D base that holds exactly its extent. Integers lie in [0, integerRange).
-Result<InputValue> makeTensor(SymContext& sym, const Node* node,
-                              const std::unordered_map<std::string, int64_t>& symbols,
-                              at::Generator& generator, int64_t integerRange = kIntegerRange) {
+/// A tensor annotation evaluated with the bound symbols.
+struct Geometry {
+  at::ScalarType dtype = at::ScalarType::Undefined;
+  std::vector<int64_t> sizes, strides;
+  int64_t offset = 0;
+  int64_t extent = 0; ///< elements of the storage it needs, the offset included
+};
+
+Result<Geometry> evaluateGeometry(SymContext& sym, const Node* node,
+                                  const std::unordered_map<std::string, int64_t>& symbols) {
   auto evaluate = [&](SymExpr expr) -> Result<int64_t> {
     std::optional<int64_t> value = sym.evaluate(expr, symbols);
     if (!value)
@@ -138,44 +160,57 @@ Result<InputValue> makeTensor(SymContext& sym, const Node* node,
     return *value;
   };
   const TensorType& tensor = *node->type().tensor;
-  at::ScalarType dtype = scalarType(tensor.dtype);
-  if (dtype == at::ScalarType::Undefined)
+  Geometry geometry;
+  geometry.dtype = scalarType(tensor.dtype);
+  if (geometry.dtype == at::ScalarType::Undefined)
     return Error{"dtype " + std::string(abbreviation(tensor.dtype)) + " of " +
                      std::string(node->name()) + " cannot be made here",
                  node->line(), 0};
-  std::vector<int64_t> sizes, strides;
   for (SymExpr size : tensor.sizes) {
     Result<int64_t> value = evaluate(size);
     if (!value.ok())
       return value.error();
-    sizes.push_back(*value);
+    geometry.sizes.push_back(*value);
   }
   if (tensor.strides) {
     for (SymExpr stride : *tensor.strides) {
       Result<int64_t> value = evaluate(stride);
       if (!value.ok())
         return value.error();
-      strides.push_back(*value);
+      geometry.strides.push_back(*value);
     }
   } else {
-    c10::DimVector contiguous = c10::contiguous_strides(sizes);
-    strides.assign(contiguous.begin(), contiguous.end());
+    c10::DimVector contiguous = c10::contiguous_strides(geometry.sizes);
+    geometry.strides.assign(contiguous.begin(), contiguous.end());
   }
-  int64_t offset = 0;
   if (tensor.storageOffset) {
     Result<int64_t> value = evaluate(*tensor.storageOffset);
     if (!value.ok())
       return value.error();
-    offset = *value;
+    geometry.offset = *value;
   }
-  int64_t extent = offset + 1;
+  geometry.extent = geometry.offset + 1;
   bool empty = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    empty = empty || sizes[i] == 0;
-    extent += (sizes[i] - 1) * strides[i];
+  for (size_t i = 0; i < geometry.sizes.size(); ++i) {
+    empty = empty || geometry.sizes[i] == 0;
+    geometry.extent += (geometry.sizes[i] - 1) * geometry.strides[i];
   }
   if (empty)
-    extent = offset;
+    geometry.extent = geometry.offset;
+  return geometry;
+}
+
+/// A random tensor with the annotated dtype, sizes, strides and storage offset, viewed out of
+/// a 1-D base that holds exactly its extent. Integers lie in `integers`.
+Result<InputValue> makeTensor(SymContext& sym, const Node* node,
+                              const std::unordered_map<std::string, int64_t>& symbols,
+                              at::Generator& generator, IntRange integers) {
+  Result<Geometry> evaluated = evaluateGeometry(sym, node, symbols);
+  if (!evaluated.ok())
+    return evaluated.error();
+  const Geometry& geometry = *evaluated;
+  at::ScalarType dtype = geometry.dtype;
+  int64_t extent = geometry.extent;
   at::TensorOptions options = at::TensorOptions().dtype(dtype);
   at::Tensor base;
   if (at::isComplexType(dtype))
@@ -187,10 +222,10 @@ Result<InputValue> makeTensor(SymContext& sym, const Node* node,
   else if (dtype == at::kBool)
     base = at::randint(0, 2, {extent}, generator, options);
   else
-    base = at::randint(0, integerRange, {extent}, generator, options);
+    base = at::randint(integers.low, integers.high, {extent}, generator, options);
   InputValue input;
   input.base = base;
-  input.value = base.as_strided(sizes, strides, offset);
+  input.value = base.as_strided(geometry.sizes, geometry.strides, geometry.offset);
   return input;
 }
 
@@ -215,8 +250,8 @@ Status addBoundedAttributes(const Graph& graph, uint64_t seed, Inputs& inputs,
                    node->line(), 0};
     at::Generator generator = at::detail::createCPUGenerator(seed * 0x9E3779B97F4A7C15ull ^
                                                              stableHash(node->attribute()));
-    Result<InputValue> value =
-        makeTensor(sym, node, inputs.symbols, generator, integerRange(bounds, node));
+    Result<InputValue> value = makeTensor(sym, node, inputs.symbols, generator,
+                                          integerRange(bounds, node, inputs.integers));
     if (!value.ok())
       return value.error();
     inputs.attributes.emplace(std::string(node->attribute()), std::move(value).value());
@@ -226,9 +261,45 @@ Status addBoundedAttributes(const Graph& graph, uint64_t seed, Inputs& inputs,
 
 } // namespace
 
-Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
-                          const std::unordered_map<std::string, int64_t>& hints) {
+uint64_t estimateMemory(const Graph& graph,
+                        const std::unordered_map<std::string, int64_t>& symbols) {
+  SymContext& sym = graph.context().sym();
+  uint64_t inputs = 0, computed = 0;
+  for (const Node* node : graph) {
+    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+      continue;
+    Result<Geometry> geometry = evaluateGeometry(sym, node, symbols);
+    if (!geometry.ok())
+      continue; // an unknown dtype or a symbol bound only at run time: not counted
+    uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(geometry->extent, 0)) *
+                     at::elementSize(geometry->dtype);
+    (node->isPlaceholder() || node->kind() == Node::Kind::GetAttr ? inputs : computed) += bytes;
+  }
+  // Each trial keeps the inputs and a copy for each of the two runs.
+  return 3 * inputs + computed;
+}
+
+namespace {
+
+std::string formatBytes(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
+  return text;
+}
+
+} // namespace
+
+Result<Inputs> makeInputs(const Graph& graph, uint64_t seed, const InputOptions& options) {
+  const std::unordered_map<std::string, int64_t>& hints = options.symbolHints;
   Inputs inputs;
+  inputs.integers = options.integers;
   SymContext& sym = graph.context().sym();
   std::mt19937_64 random(seed * 0x9E3779B97F4A7C15ull + 1);
   std::vector<Node*> placeholders = graph.placeholders();
@@ -254,6 +325,14 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
     auto hint = hints.find(name);
     inputs.symbols[name] = hint != hints.end() ? hint->second : 2 + int64_t(random() % 7);
   }
+  if (options.memoryLimit != 0) {
+    uint64_t needed = estimateMemory(graph, inputs.symbols);
+    if (needed > options.memoryLimit)
+      return Error{"running the graph needs about " + formatBytes(needed) +
+                   " (its inputs three times, and every value it computes), more than the " +
+                   formatBytes(options.memoryLimit) +
+                   " --memory-limit allows; raise the limit, or bind smaller symbol values"};
+  }
   at::Generator generator = at::detail::createCPUGenerator(seed);
   std::unordered_map<const Node*, int64_t> bounds = indexBounds(graph, sym, inputs.symbols);
   for (const Node* node : placeholders) {
@@ -273,8 +352,8 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
       return Error{"placeholder " + std::string(node->name()) +
                        " needs a tensor or Sym annotation to make an input",
                    node->line(), 0};
-    Result<InputValue> input =
-        makeTensor(sym, node, inputs.symbols, generator, integerRange(bounds, node));
+    Result<InputValue> input = makeTensor(sym, node, inputs.symbols, generator,
+                                          integerRange(bounds, node, inputs.integers));
     if (!input.ok())
       return input.error();
     inputs.values.push_back(std::move(input).value());
@@ -305,6 +384,7 @@ Inputs copyInputs(const Inputs& inputs) {
   };
   Inputs copy;
   copy.symbols = inputs.symbols;
+  copy.integers = inputs.integers;
   for (const InputValue& input : inputs.values)
     copy.values.push_back(copyOf(input));
   for (const auto& [path, attribute] : inputs.attributes)

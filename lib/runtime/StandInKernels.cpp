@@ -2,11 +2,14 @@
 // this libtorch has no kernel for, so that graphs using them can still be verified.
 //
 // A stand-in follows the op's schema, not its mathematics: it writes every mutable tensor
-// argument with a deterministic function of the op's tensor inputs, read the way CUDA kernels
-// read them, as contiguous memory from the tensor's storage offset. Two graphs that differ only
-// in the layout they hand such an op (the vLLM Mamba bug) therefore produce different results.
-// Mutable arguments named out/result/output are treated as write-only, as vLLM's kernels do;
-// other mutable arguments are read too (in-place updates).
+// argument, and each tensor it returns, with a deterministic function of the op's tensor inputs,
+// read the way CUDA kernels read them, as contiguous memory from the tensor's storage offset.
+// Two graphs that differ only in the layout they hand such an op (the vLLM Mamba bug) therefore
+// produce different results. Mutable arguments named out/result/output are treated as
+// write-only, as vLLM's kernels do; other mutable arguments are read too (in-place updates). A
+// returned alias (`Tensor(a)`) is the argument it aliases; a new returned tensor has the shape
+// and dtype of the first tensor argument (all_reduce, weak_ref_tensor), the shape most such ops
+// return, since a stand-in cannot know the others'.
 #include "Execution.h"
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/support/Lines.h"
@@ -44,11 +47,8 @@ void standInKernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     if (values[i].isTensor() && !(mutableArgument && isWriteOnlyName(arguments[i].name())))
       reads.push_back(contiguousRead(values[i].toTensor()));
   }
-  for (size_t i = 0, written = 0; i < count; ++i) {
-    if (!(arguments[i].alias_info() && arguments[i].alias_info()->isWrite()) ||
-        !values[i].isTensor())
-      continue;
-    at::Tensor target = values[i].toTensor();
+  size_t written = 0;
+  auto fill = [&](at::Tensor target) {
     int64_t numel = target.numel();
     at::Tensor result = at::full({numel}, static_cast<double>(++written), at::kDouble);
     for (const at::Tensor& read : reads) {
@@ -58,54 +58,108 @@ void standInKernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
       result.add_(read.index_select(0, index), 0.5);
     }
     target.copy_(result.view(target.sizes()));
+  };
+  for (size_t i = 0; i < count; ++i)
+    if (arguments[i].alias_info() && arguments[i].alias_info()->isWrite() && values[i].isTensor())
+      fill(values[i].toTensor());
+  for (const c10::Argument& returned : op.schema().returns()) {
+    const c10::AliasInfo* alias = returned.alias_info();
+    std::optional<c10::IValue> result;
+    for (size_t i = 0; alias && i < count && !result; ++i)
+      if (arguments[i].alias_info() &&
+          arguments[i].alias_info()->beforeSets() == alias->beforeSets())
+        result = values[i];
+    for (size_t i = 0; !result && i < count; ++i)
+      if (values[i].isTensor()) {
+        at::Tensor made = at::empty_like(values[i].toTensor(), at::MemoryFormat::Contiguous);
+        fill(made);
+        result = made;
+      }
+    stack->push_back(result ? *result : c10::IValue());
   }
+}
+
+/// Whether a stand-in can serve `schema`: it writes a tensor argument or returns tensors (new
+/// ones made like its first tensor argument, which it must have, or aliases of arguments).
+bool standInFits(const OpSchema& schema) {
+  auto isTensor = [](const SchemaArgument& value) {
+    return value.type.kind == SchemaType::Kind::Tensor && !value.type.optional;
+  };
+  bool writes = false, tensorArgument = false;
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    writes = writes || (schema.writesArgument(i) && schema.isTensorLike(i));
+    tensorArgument = tensorArgument || isTensor(schema.arguments[i]);
+  }
+  for (const SchemaArgument& returned : schema.returns)
+    if (!isTensor(returned))
+      return false; // lists, scalars, strings: nothing to make them from
+  return (writes || !schema.returns.empty()) && tensorArgument;
 }
 
 struct Registrations {
   std::vector<std::unique_ptr<torch::Library>> libraries;
 };
 
+/// Defines `line`'s op with a stand-in CPU kernel when it fits one and this libtorch has no op of
+/// that name; false when it was not registered.
+bool registerStandIn(std::string_view line, Registrations& registrations) {
+  Result<OpSchema> schema = parseSchema(line);
+  if (line.empty() || line.front() == '#' || !schema.ok() || schema->opNamespace.empty() ||
+      schema->opNamespace == "aten" || schema->opNamespace == "prims" || !standInFits(*schema))
+    return false;
+  std::string name = schema->opNamespace + "::" + schema->name;
+  if (c10::Dispatcher::singleton().findSchema({name, schema->overload}))
+    return false; // a real kernel exists
+  try {
+    auto library = std::make_unique<torch::Library>(torch::Library::FRAGMENT, schema->opNamespace,
+                                                    c10::nullopt, __FILE__, __LINE__);
+    std::string definition(line.substr(line.find("::") + 2));
+    library->def(definition.c_str());
+    std::string implName = schema->name + (schema->overload.empty() ? "" : "." + schema->overload);
+    library->impl(implName.c_str(),
+                  torch::dispatch(c10::DispatchKey::CPU,
+                                  torch::CppFunction::makeFromBoxedFunction<&standInKernel>()));
+    registrations.libraries.push_back(std::move(library));
+    return true;
+  } catch (const std::exception&) {
+    return false; // a schema this libtorch cannot read: the op stays without a kernel
+  }
+}
+
+Registrations& registrations() {
+  static Registrations instance;
+  return instance;
+}
+
+std::mutex& registrationMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 } // namespace
 
 void registerStandInKernels() {
   static std::once_flag once;
-  static Registrations registrations;
   std::call_once(once, [] {
-    for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources()) {
-      if (source.name != "supplement")
-        continue;
-      forEachLine(source.text, [&](std::string_view line, uint32_t) {
-        Result<OpSchema> schema = parseSchema(line);
-        if (line.empty() || line.front() == '#' || !schema.ok() || !schema->returns.empty() ||
-            schema->opNamespace == "aten" || schema->opNamespace == "prims")
+    std::lock_guard lock(registrationMutex());
+    for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources())
+      if (source.name == "supplement")
+        forEachLine(source.text, [&](std::string_view line, uint32_t) {
+          (void)registerStandIn(line, registrations());
           return true;
-        bool writes = false;
-        for (size_t i = 0; i < schema->arguments.size(); ++i)
-          writes = writes || (schema->writesArgument(i) && schema->isTensorLike(i));
-        if (!writes)
-          return true;
-        std::string name = schema->opNamespace + "::" + schema->name;
-        if (c10::Dispatcher::singleton().findSchema({name, schema->overload}))
-          return true; // a real kernel exists
-        try {
-          auto library = std::make_unique<torch::Library>(
-              torch::Library::FRAGMENT, schema->opNamespace, c10::nullopt, __FILE__, __LINE__);
-          std::string definition(line.substr(line.find("::") + 2));
-          library->def(definition.c_str());
-          std::string implName =
-              schema->name + (schema->overload.empty() ? "" : "." + schema->overload);
-          library->impl(
-              implName.c_str(),
-              torch::dispatch(c10::DispatchKey::CPU,
-                              torch::CppFunction::makeFromBoxedFunction<&standInKernel>()));
-          registrations.libraries.push_back(std::move(library));
-        } catch (const std::exception&) {
-          // A schema this libtorch cannot read: the op stays without a kernel.
-        }
-        return true;
-      });
-    }
+        });
   });
+}
+
+size_t registerStandInKernels(std::string_view schemaText) {
+  registerStandInKernels();
+  std::lock_guard lock(registrationMutex());
+  size_t registered = 0;
+  forEachLine(schemaText, [&](std::string_view line, uint32_t) {
+    registered += registerStandIn(trim(line), registrations()) ? 1 : 0;
+    return true;
+  });
+  return registered;
 }
 
 } // namespace declone::runtime::detail

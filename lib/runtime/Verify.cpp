@@ -192,7 +192,9 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
                  std::to_string(afterInputs) + " placeholders"};
   Verdict verdict;
   for (unsigned trial = 0; trial < std::max(1u, options.trials); ++trial) {
-    Result<Inputs> inputs = detail::makeInputs(before, options.seed + trial, options.symbolHints);
+    detail::InputOptions inputOptions{
+        options.symbolHints, {options.intLow, options.intHigh}, options.memoryLimit};
+    Result<Inputs> inputs = detail::makeInputs(before, options.seed + trial, inputOptions);
     if (!inputs.ok())
       return inputs.error();
     // Attributes only the rewrite reads get values too (the same ones a graph reading them
@@ -213,6 +215,8 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     if (!afterOutputs.ok())
       return afterOutputs.error();
     ++verdict.trialsRun;
+    if (options.trialDone)
+      options.trialDone();
     auto differ = [&](std::string difference) {
       verdict.equivalent = false;
       std::string symbols;
@@ -259,6 +263,10 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
 
 } // namespace
 
+size_t addStandInKernels(std::string_view schemaText) {
+  return detail::registerStandInKernels(schemaText);
+}
+
 Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOptions& options) {
   return verifyGraphs(before, nullptr, after, nullptr, options);
 }
@@ -269,7 +277,7 @@ Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
 }
 
 Status annotateFromExecution(Graph& graph, uint64_t seed, AnnotationTime when) {
-  Result<Inputs> inputs = detail::makeInputs(graph, seed, {});
+  Result<Inputs> inputs = detail::makeInputs(graph, seed);
   if (!inputs.ok())
     return inputs.error();
   std::vector<c10::IValue> values;

@@ -38,10 +38,6 @@ void appendOne(std::string& out, std::string_view file, Severity severity, std::
                uint32_t line, uint32_t column, std::string_view sourceLine, DiagnosticStyle style) {
   if (!sourceLine.empty() && sourceLine.back() == '\r')
     sourceLine.remove_suffix(1);
-  if (line != 0 && column == 0 && !sourceLine.empty()) {
-    size_t first = sourceLine.find_first_not_of(" \t");
-    column = static_cast<uint32_t>(first == std::string_view::npos ? 1 : first + 1);
-  }
   if (style.colour)
     out += kBold;
   out += file;
@@ -63,12 +59,18 @@ void appendOne(std::string& out, std::string_view file, Severity severity, std::
   if (style.colour)
     out += kReset;
   out += '\n';
-  if (line == 0 || column == 0 || sourceLine.empty())
+  if (line == 0 || sourceLine.empty())
     return;
   out += sourceLine;
   out += '\n';
+  // Without a column (a whole statement), the caret marks where the statement starts.
+  size_t caret = column;
+  if (caret == 0) {
+    size_t first = sourceLine.find_first_not_of(" \t");
+    caret = first == std::string_view::npos ? 1 : first + 1;
+  }
   // Tabs are copied so that the caret lines up however the terminal expands them.
-  for (size_t i = 0; i + 1 < column && i < sourceLine.size(); ++i)
+  for (size_t i = 0; i + 1 < caret && i < sourceLine.size(); ++i)
     out += sourceLine[i] == '\t' ? '\t' : ' ';
   if (style.colour)
     out += "\033[1;32m";

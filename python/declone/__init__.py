@@ -3,4 +3,6 @@
 ``declone.fx`` works on live ``torch.fx`` graphs; the C++ core lives in ``declone._declone``.
 """
 
+from ._version import __version__
+
 __all__ = ["fx"]

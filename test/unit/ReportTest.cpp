@@ -59,6 +59,7 @@ TEST(Report, DumpFileNames) {
     EXPECT_FALSE(isDumpFileName(name)) << name;
 }
 
+// A file reached twice (named again, or through a link to it) is read once.
 TEST(Report, FoldersAreWalkedInPathOrderAndLinksToFoldersAreNotFollowed) {
   ScratchDir dir;
   std::string root = dir.path().string();
@@ -73,12 +74,27 @@ TEST(Report, FoldersAreWalkedInPathOrderAndLinksToFoldersAreNotFollowed) {
   std::vector<DumpInput> inputs = collectDumpInputs(arguments);
   EXPECT_EQ(paths(inputs),
             (std::vector<std::string>{root + "/a.txt", root + "/b/a.py", root + "/b/z.fx",
-                                      root + "/c/d/e.log", root + "/link.py", root + "/a.txt",
-                                      root + "/missing"}));
+                                      root + "/c/d/e.log", root + "/missing"}));
   for (size_t i = 0; i + 1 < inputs.size(); ++i)
     EXPECT_FALSE(inputs[i].error) << inputs[i].path;
   ASSERT_TRUE(inputs.back().error);
   EXPECT_EQ(*inputs.back().error, root + "/missing: error: cannot open: No such file or directory");
+}
+
+TEST(Report, IncludeAndExcludeGlobsMatchThePathOrTheName) {
+  ScratchDir dir;
+  std::string root = dir.path().string();
+  dir.write("graphs/fx_graph_readable.py", kTwoClones);
+  dir.write("graphs/output_code.py", kTwoClones);
+  dir.write("logs/rank0.log", "");
+  DumpFilter filter;
+  filter.exclude = {"output_code.py"};
+  EXPECT_EQ(paths(collectDumpInputs(std::vector<std::string>{root}, filter)),
+            (std::vector<std::string>{root + "/graphs/fx_graph_readable.py",
+                                      root + "/logs/rank0.log"}));
+  filter.include = {"*/graphs/*"};
+  EXPECT_EQ(paths(collectDumpInputs(std::vector<std::string>{root}, filter)),
+            (std::vector<std::string>{root + "/graphs/fx_graph_readable.py"}));
 }
 
 TEST(Report, OneRowPerGraphFileWithThePassStatistics) {

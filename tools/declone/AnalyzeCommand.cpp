@@ -134,6 +134,7 @@ int runAnalyze(std::span<const std::string_view> args) {
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text);
   if (!file)
     return kBadInput;
+  warnMisspelledOps(*file, flags.schemas(), displayName(inputs[0]));
   std::string out;
   std::vector<Remark> remarks;
   for (auto& module : file->modules) {

@@ -4,14 +4,20 @@
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 #include "declone/report/DotWriter.h"
+#include "declone/report/TraceLog.h"
+#include "declone/schema/Schema.h"
 #include "declone/support/File.h"
+#include "declone/support/Spelling.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unordered_set>
 
 namespace declone::cli {
 
@@ -19,11 +25,86 @@ std::string displayName(std::string_view path) {
   return path == "-" ? std::string("<stdin>") : std::string(path);
 }
 
+namespace {
+
+/// `LOG#KEY:LINE` (or `LOG#KEY`, or a `.log` path alone): the log's file, the key and the line of
+/// the graph record it names. None when `path` is a plain file.
+struct LogGraphName {
+  std::string log;
+  std::string key;   ///< empty: the log's only graph
+  uint32_t line = 0; ///< 0: the only record with that key
+};
+
+std::optional<LogGraphName> logGraphName(std::string_view path) {
+  std::error_code error;
+  if (path == "-" || std::filesystem::is_regular_file(std::string(path), error)) {
+    if (path.ends_with(".log"))
+      return LogGraphName{std::string(path), {}, 0};
+    return std::nullopt;
+  }
+  size_t hash = path.rfind('#');
+  if (hash == std::string_view::npos ||
+      !std::filesystem::is_regular_file(std::string(path.substr(0, hash)), error))
+    return std::nullopt;
+  LogGraphName name{std::string(path.substr(0, hash)), std::string(path.substr(hash + 1)), 0};
+  if (size_t colon = name.key.rfind(':'); colon != std::string::npos) {
+    std::string_view digits = std::string_view(name.key).substr(colon + 1);
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), name.line);
+    if (ec == std::errc() && end == digits.data() + digits.size())
+      name.key.resize(colon);
+  }
+  return name;
+}
+
+/// The graph record of a structured trace log that `name` names; errors list the choices.
+Result<const TraceGraph*> findLogGraph(const TraceLog& log, const LogGraphName& name) {
+  std::vector<const TraceGraph*> found;
+  for (const TraceGraph& graph : log.graphs)
+    if ((name.key.empty() || graph.key == name.key) && (name.line == 0 || graph.line == name.line))
+      found.push_back(&graph);
+  if (found.size() == 1)
+    return found[0];
+  std::string choices;
+  for (const TraceGraph& graph : log.graphs)
+    if (name.key.empty() || graph.key == name.key || found.empty())
+      choices += (choices.empty() ? "" : ", ") + graph.displayName(name.log);
+  if (found.empty())
+    return Error{"no graph record " + (name.key.empty() ? std::string("") : "'" + name.key + "'") +
+                 (name.line ? " at line " + std::to_string(name.line) : std::string()) +
+                 " in the log" + (choices.empty() ? "" : "; it holds " + choices)};
+  return Error{"the log holds " + std::to_string(found.size()) +
+               " graphs; name one as LOG#KEY:LINE: " + choices};
+}
+
+} // namespace
+
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
-  Result<std::string> text = readFile(path);
+  std::optional<LogGraphName> logName = logGraphName(path);
+  Result<std::string> text = readFile(logName ? std::string_view(logName->log) : path);
   if (!text.ok()) {
     reportDiagnostic(displayName(path), text.error());
     return nullptr;
+  }
+  if (logName && (!logName->key.empty() || looksLikeTraceLog(*text))) {
+    // One graph of a TORCH_TRACE log: its payload is the text; errors point into the log.
+    Result<TraceLog> log = splitTraceLog(*text);
+    Result<const TraceGraph*> graph =
+        log.ok() ? findLogGraph(*log, *logName) : Result<const TraceGraph*>(log.error());
+    if (!graph.ok()) {
+      reportDiagnostic(displayName(logName->log), graph.error());
+      return nullptr;
+    }
+    std::string payload = (*graph)->payload;
+    if (contents)
+      *contents = payload;
+    Result<std::unique_ptr<GraphFile>> file = readOwnedGraphFile(std::move(payload));
+    if (!file.ok()) {
+      Error error = (*graph)->toLogPosition(file.error());
+      error.sourceLine = sourceLineAt(*text, error.line);
+      reportDiagnostic(logName->log, error);
+      return nullptr;
+    }
+    return std::move(file).value();
   }
   if (contents)
     *contents = *text;
@@ -51,6 +132,81 @@ int writeGraph(std::string_view path, const GraphFile& file) {
     return kBadInput;
   }
   return kSuccess;
+}
+
+namespace {
+
+/// Finds each misspelled op's first use; `packets` is filled on the first unknown op.
+class OpSpellingCheck {
+public:
+  OpSpellingCheck(const GraphFile& file, const SchemaRegistry& schemas, std::string_view name)
+      : file_(file), schemas_(schemas), name_(name) {}
+
+  void check(const GraphModule& module) {
+    for (const Node* node : module.graph)
+      if (node->isCall() && node->target()->kind == Target::Kind::Op &&
+          !node->target()->isHigherOrder() && seen_.insert(node->target()).second)
+        checkOp(*node);
+    for (const auto& child : module.children)
+      check(*child);
+  }
+
+private:
+  void checkOp(const Node& node) {
+    const Target& op = *node.target();
+    std::string overload(op.overload.empty() ? "default" : op.overload);
+    if (schemas_.lookup(op.opNamespace, op.opName, overload))
+      return;
+    std::string prefix = std::string(op.opNamespace) + ".";
+    std::optional<std::string> suggestion;
+    if (schemas_.hasPacket(op.opNamespace, op.opName)) {
+      std::vector<std::string> overloads;
+      for (const OpSchema* schema : schemas_.overloads(op.opNamespace, op.opName))
+        overloads.push_back(schema->overload.empty() ? "default" : schema->overload);
+      std::vector<std::string_view> views(overloads.begin(), overloads.end());
+      if (std::optional<std::string> close = closestSpelling(overload, views))
+        suggestion = prefix + std::string(op.opName) + "." + *close;
+    } else {
+      if (packets_.empty())
+        packets_ = schemas_.packetNames();
+      std::string qualified = std::string(op.opNamespace) + "::" + std::string(op.opName);
+      std::vector<std::string_view> views;
+      for (const std::string& packet : packets_)
+        if (packet.starts_with(std::string(op.opNamespace) + "::"))
+          views.push_back(packet);
+      if (std::optional<std::string> close = closestSpelling(qualified, views)) {
+        std::string_view name = std::string_view(*close).substr(op.opNamespace.size() + 2);
+        suggestion = prefix + std::string(name) + (op.overload.empty() ? "" : "." + overload);
+      }
+    }
+    if (!suggestion)
+      return; // a custom op without a schema: the remarks say what that costs
+    std::string written = prefix + std::string(op.opName) +
+                          (op.overload.empty() ? "" : "." + std::string(op.overload));
+    Error warning{"unknown op '" + written + "' (no schema); did you mean '" + *suggestion + "'?",
+                  node.line(), 0};
+    std::string_view line = sourceLineAt(file_.context->source(), node.line());
+    if (size_t at = line.find(op.qualifiedName); at != std::string_view::npos) {
+      warning.column = static_cast<uint32_t>(at + 1);
+      warning.sourceLine = line;
+    }
+    reportDiagnostic(name_, warning, Severity::Warning);
+  }
+
+  const GraphFile& file_;
+  const SchemaRegistry& schemas_;
+  std::string_view name_;
+  std::unordered_set<const Target*> seen_;
+  std::vector<std::string> packets_;
+};
+
+} // namespace
+
+void warnMisspelledOps(const GraphFile& file, const SchemaRegistry& schemas,
+                       std::string_view name) {
+  OpSpellingCheck check(file, schemas, name);
+  for (const auto& module : file.modules)
+    check.check(*module);
 }
 
 int writeDotPicture(std::string_view out, std::string_view text, std::string_view name,

@@ -48,6 +48,12 @@ int runReport(std::span<const std::string_view> args) {
                 &sort);
   parser.option("--top", "N", "show only the first N rows (the total still counts all)", &top);
   flags.addTo(parser, /*withDonated=*/false);
+  DumpFilter filter;
+  parser.repeated("--include", "GLOB",
+                  "only files whose path or name matches GLOB (may be repeated)", &filter.include);
+  parser.repeated("--exclude", "GLOB",
+                  "leave out files whose path or name matches GLOB (may be repeated)",
+                  &filter.exclude);
   parser.option("-j|--jobs", "N", "threads to use (default: one per core)", &jobs);
   parser.flag("-q|--quiet", "no progress on standard error", &quiet);
   if (std::optional<int> exit = parser.parseOrExit(args))
@@ -79,7 +85,7 @@ int runReport(std::span<const std::string_view> args) {
     }
   }
 
-  std::vector<DumpInput> inputs = collectDumpInputs(paths);
+  std::vector<DumpInput> inputs = collectDumpInputs(paths, filter);
   std::optional<ProgressMeter> progress;
   if (!quiet && !inputs.empty()) {
     progress.emplace(std::cerr, isatty(STDERR_FILENO) != 0, "report");

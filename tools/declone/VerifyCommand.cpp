@@ -5,11 +5,16 @@
 #include "Commands.h"
 #include "Input.h"
 #include "VerifyFlags.h"
+#include "declone/report/Progress.h"
 #include "declone/runtime/Executor.h"
+#include "declone/support/File.h"
 #include "declone/transforms/CloneElimination.h"
 
+#include <cctype>
 #include <charconv>
 #include <iostream>
+#include <optional>
+#include <unistd.h>
 
 namespace declone::cli {
 namespace {
@@ -17,6 +22,54 @@ namespace {
 bool parseCount(const std::string& text, uint64_t& out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
+}
+
+/// Half the machine's memory: room for the two runs while the machine stays usable.
+uint64_t defaultMemoryLimit() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? static_cast<uint64_t>(pages) * pageSize / 2 : 0;
+}
+
+/// `--memory-limit`: bytes with an optional K, M, G or T (binary) suffix; 0 for none.
+bool parseSize(std::string text, uint64_t& out) {
+  uint64_t scale = 1;
+  if (!text.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+    case 'K':
+      scale = uint64_t(1) << 10;
+      break;
+    case 'M':
+      scale = uint64_t(1) << 20;
+      break;
+    case 'G':
+      scale = uint64_t(1) << 30;
+      break;
+    case 'T':
+      scale = uint64_t(1) << 40;
+      break;
+    default:
+      break;
+    }
+    if (scale != 1)
+      text.pop_back();
+  }
+  uint64_t value = 0;
+  if (!parseCount(text, value) || value > UINT64_MAX / scale)
+    return false;
+  out = value * scale;
+  return true;
+}
+
+/// `--int-range LO:HI`, LO < HI.
+bool parseIntRange(const std::string& text, int64_t& low, int64_t& high) {
+  size_t colon = text.find(':');
+  if (colon == std::string::npos)
+    return false;
+  const char* end = text.data() + text.size();
+  auto [lowEnd, lowError] = std::from_chars(text.data(), text.data() + colon, low);
+  auto [highEnd, highError] = std::from_chars(text.data() + colon + 1, end, high);
+  return lowError == std::errc() && lowEnd == text.data() + colon && highError == std::errc() &&
+         highEnd == end && low < high;
 }
 
 } // namespace
@@ -39,13 +92,17 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
 int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
                   const std::vector<std::vector<bool>>& donated) {
   setCommandName("opt");
+  uint64_t memoryLimit = defaultMemoryLimit();
   for (size_t i = 0; i < before.modules.size(); ++i) {
     runtime::VerifyOptions options;
     options.donated = i < donated.size() ? donated[i] : std::vector<bool>();
+    options.memoryLimit = memoryLimit;
     Result<runtime::Verdict> verdict =
         runtime::verify(*before.modules[i], *after.modules[i], options);
     if (!verdict.ok()) {
-      reportDiagnostic(name, verdict.error());
+      Error error = verdict.error();
+      attachSourceLines(error, before.context->source());
+      reportDiagnostic(name, error);
       return kBadInput;
     }
     if (!verdict->equivalent) {
@@ -71,6 +128,27 @@ int runVerify(std::span<const std::string_view> args) {
     return kBadInput;
   }
   options.trials = static_cast<unsigned>(trialCount);
+  if (!flags.intRange.empty() && !parseIntRange(flags.intRange, options.intLow, options.intHigh)) {
+    reportUsageError("--int-range takes LO:HI with LO < HI, not '" + flags.intRange + "'");
+    return kBadInput;
+  }
+  options.memoryLimit = defaultMemoryLimit();
+  if (!flags.memoryLimit.empty() && !parseSize(flags.memoryLimit, options.memoryLimit)) {
+    reportUsageError("--memory-limit takes a size such as 512M or 8G, not '" + flags.memoryLimit +
+                     "'");
+    return kBadInput;
+  }
+  for (const std::string& path : flags.schemaFiles) {
+    // The schemas are checked as opt reads them; the ops without a kernel get stand-ins.
+    SchemaRegistry registry;
+    Result<std::string> text = readFile(path);
+    Status loaded = text.ok() ? registry.loadFile(path) : Status(text.error());
+    if (!loaded.ok()) {
+      reportDiagnostic(path, loaded.error());
+      return kBadInput;
+    }
+    (void)runtime::addStandInKernels(*text);
+  }
   std::unique_ptr<GraphFile> before = loadGraphFile(files[0]);
   if (!before)
     return kBadInput;
@@ -83,9 +161,20 @@ int runVerify(std::span<const std::string_view> args) {
     return kBadInput;
   }
   options.donated = std::move(donatedInputs).value();
+  // Progress for long runs, on a terminal only: logs get the verdict alone.
+  std::optional<ProgressMeter> progress;
+  size_t runs = before->modules.size() * options.trials, done = 0;
+  if (!flags.quiet && isatty(STDERR_FILENO)) {
+    progress.emplace(std::cerr, true, "verify", std::chrono::milliseconds(100), "runs");
+    options.trialDone = [&] { progress->update(++done, runs); };
+  }
   Result<runtime::Verdict> verdict = verifyFiles(*before, *after, options);
+  if (progress)
+    progress->finish();
   if (!verdict.ok()) {
-    reportDiagnostic(displayName(files[0]), verdict.error());
+    Error error = verdict.error();
+    attachSourceLines(error, before->context->source());
+    reportDiagnostic(displayName(files[0]), error);
     return kBadInput;
   }
   if (!verdict->equivalent) {

@@ -17,7 +17,8 @@ public:
   using Clock = std::chrono::steady_clock;
 
   ProgressMeter(std::ostream& out, bool terminal, std::string label,
-                std::chrono::milliseconds interval = std::chrono::milliseconds(100));
+                std::chrono::milliseconds interval = std::chrono::milliseconds(100),
+                std::string unit = "files");
 
   /// `done` of `total` files are finished.
   void update(size_t done, size_t total);
@@ -30,6 +31,7 @@ private:
   std::ostream& out_;
   bool terminal_;
   std::string label_;
+  std::string unit_; ///< what is counted: "files", "runs"
   std::chrono::milliseconds interval_;
   Clock::time_point start_;
   Clock::time_point lastDraw_;

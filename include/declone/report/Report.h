@@ -50,7 +50,16 @@ struct DumpInput {
 /// (symbolic links to folders are not followed, so there are no cycles). Never fails: a path
 /// that does not exist or a folder that cannot be listed is an input with an error. "-" is
 /// standard input.
-[[nodiscard]] std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths);
+/// --include / --exclude: shell globs matched against a file's path and its name.
+struct DumpFilter {
+  std::vector<std::string> include; ///< none: every file
+  std::vector<std::string> exclude;
+  [[nodiscard]] bool accepts(std::string_view path) const;
+};
+/// A file reached twice (named twice, or also inside a named folder) is listed once; files the
+/// filter refuses are left out.
+[[nodiscard]] std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths,
+                                                       const DumpFilter& filter = {});
 
 /// Reads one file ("-": standard input, named `<stdin>`) and runs the pass on every graph in it:
 /// one row for a graph file, one per graph record for a `*.log` structured trace (plus one for its

@@ -7,6 +7,7 @@
 #include "declone/support/Result.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,8 +20,17 @@ struct VerifyOptions {
   unsigned trials = 1;
   /// donated[i]: placeholder i is donated, so its final contents are not compared.
   std::vector<bool> donated;
-  /// Values for size symbols; the others get small random values (at least 2).
+  /// Values for size symbols; the others get small random values (2 to 8).
   std::unordered_map<std::string, int64_t> symbolHints;
+  /// Integer tensor inputs are drawn from [intLow, intHigh), and below the extent they index
+  /// where their values reach an index argument (embedding, gather, index, scatter, ...).
+  int64_t intLow = 0;
+  int64_t intHigh = 16;
+  /// A graph whose run needs more bytes than this (an estimate from the annotations, made
+  /// before anything is allocated) is an error instead; 0: no limit.
+  uint64_t memoryLimit = 0;
+  /// Called after each trial.
+  std::function<void()> trialDone;
 };
 
 struct Verdict {
@@ -29,6 +39,11 @@ struct Verdict {
   std::string difference;
   unsigned trialsRun = 0;
 };
+
+/// Gives the custom ops of `schemaText` (schema lines, as `--schemas` files hold them) that this
+/// libtorch has no kernel for a stand-in kernel that follows the schema (see StandInKernels.cpp),
+/// so that graphs calling them can run. Returns how many ops got one.
+size_t addStandInKernels(std::string_view schemaText);
 
 /// Runs `before` and `after` on the same inputs and compares every output's values, sizes,
 /// strides and storage offset, every input's final contents (unless donated), and which outputs

@@ -1,0 +1,38 @@
+"""The ``declone`` command: the console script and ``python -m declone`` run the C++ CLI.
+
+pip installs the executable inside the package (``declone/_bin/declone``), with the verify plugin
+(``libdeclone-verify.so``, the part that links libtorch) beside it when PyTorch was installed
+before declone; without the plugin, ``declone verify`` says what to install. In a build tree
+(``make build``) the executable is ``build/bin/declone``, next to ``build/python``.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def executable():
+    """The CLI executable: inside the installed package, else the build tree's."""
+    for candidate in (_PACKAGE / "_bin" / "declone", _PACKAGE.parents[1] / "bin" / "declone"):
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def main(args=None):
+    """Replaces this process with the CLI: same arguments, streams and exit status."""
+    args = sys.argv[1:] if args is None else list(args)
+    binary = executable()
+    if binary is None:
+        sys.stderr.write(f"declone: error: the declone executable is missing from {_PACKAGE}; "
+                         "reinstall declone\n")
+        return 2
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(binary, [str(binary), *args])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

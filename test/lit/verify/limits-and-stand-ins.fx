@@ -1,0 +1,30 @@
+# verify estimates the memory a run needs from the annotations before it allocates anything and
+# refuses above --memory-limit (default: half the machine's memory). Custom ops without a kernel
+# run as stand-ins that follow their schema, those that return a tensor too (vllm::all_reduce,
+# which the usage guide's Qwen2 dump calls); --schemas gives stand-ins to ops of one's own.
+# A terminal gets a progress bar; -q turns it off.
+# RUN: %expect-exit 2 %declone verify %s %s --memory-limit 100 2>&1 | %FileCheck %s --check-prefix=LIMIT
+# LIMIT: error: running the graph needs about 448 B (its inputs three times, and every value it computes), more than the 100 B --memory-limit allows
+# RUN: %declone verify %s %s --memory-limit 1M | %FileCheck %s --check-prefix=OK
+# OK: equivalent (1 run)
+# RUN: %expect-exit 2 %declone verify %s %s --memory-limit lots 2>&1 | %FileCheck %s --check-prefix=BADSIZE
+# BADSIZE: declone verify: error: --memory-limit takes a size such as 512M or 8G, not 'lots'
+# RUN: %expect-exit 2 %declone verify %S/Inputs/own-op.fx %S/Inputs/own-op.fx 2>&1 | %FileCheck %s --check-prefix=NOKERNEL
+# NOKERNEL: own-op.fx:2: error: cannot execute scaled: no kernel for mylib::scale_rows in this libtorch
+# NOKERNEL-NEXT: scaled: "f32[4, 3][3, 1]cpu" = torch.ops.mylib.scale_rows.default(x, 2.0);  x = None
+# RUN: printf 'mylib::scale_rows(Tensor x, float s) -> Tensor\n' > %t.schemas
+# RUN: %declone verify %S/Inputs/own-op.fx %S/Inputs/own-op.fx --schemas %t.schemas | %FileCheck %s --check-prefix=OK
+# RUN: %expect-exit 1 %declone verify %S/Inputs/own-op.fx %S/Inputs/own-op-transposed.fx --schemas %t.schemas | %FileCheck %s --check-prefix=DIFF
+# DIFF: not equivalent
+# RUN: script -qec "%declone verify %s %s --trials 2" /dev/null | %FileCheck %s --check-prefix=BAR
+# BAR: verify [{{#+}}] 2/2 runs
+# BAR: equivalent (2 runs)
+# RUN: script -qec "%declone verify %s %s -q" /dev/null | %FileCheck %s --check-prefix=QUIET --implicit-check-not=runs/s
+# QUIET: equivalent (1 run)
+def forward(self, x: "bf16[4, 8][8, 1]cpu"):
+    all_reduce: "bf16[4, 8][8, 1]cpu" = torch.ops.vllm.all_reduce.default(x, 'tp:0');  x = None
+    empty_like: "bf16[4, 8][8, 1]cpu" = torch.ops.aten.empty_like.default(all_reduce, pin_memory = False)
+    auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default, result = empty_like, input = all_reduce, weight = all_reduce, epsilon = 1e-06);  empty_like = None
+    getitem_1: "bf16[4, 8][8, 1]cpu" = auto_functionalized[1];  auto_functionalized = None
+    clone: "bf16[4, 8][8, 1]cpu" = torch.ops.aten.clone.default(getitem_1);  getitem_1 = None
+    return (clone, all_reduce)
