@@ -393,7 +393,8 @@ private:
   public:
     void clear() {
       items_.clear();
-      index_.clear();
+      if (!index_.empty())
+        index_ = {}; // clear() would wipe every bucket of a big table for each later node
     }
     void add(const Node* value, bool write) {
       if (NodeEffects::Access* found = find(value)) {

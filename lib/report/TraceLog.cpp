@@ -70,6 +70,9 @@ std::string TraceGraph::displayName(std::string_view logName) const {
 }
 
 Error TraceGraph::toLogPosition(Error error) const {
+  for (Note& note : error.notes)
+    note.line =
+        note.line >= 1 && note.line <= payloadLines.size() ? payloadLines[note.line - 1] : 0;
   if (error.line >= 1 && error.line <= payloadLines.size()) {
     error.line = payloadLines[error.line - 1];
     if (error.column != 0)

@@ -1,6 +1,7 @@
 // Graph inputs for execution: random tensors that honour the annotated sizes, strides, storage
 // offsets and dtypes of placeholders and get_attr constants, and the symbols they use.
 #include "Execution.h"
+#include "declone/schema/SchemaRegistry.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
@@ -190,13 +191,19 @@ Result<Geometry> evaluateGeometry(SymContext& sym, const Node* node,
     geometry.offset = *value;
   }
   geometry.extent = geometry.offset + 1;
-  bool empty = false;
+  bool empty = false, overflow = false;
   for (size_t i = 0; i < geometry.sizes.size(); ++i) {
     empty = empty || geometry.sizes[i] == 0;
-    geometry.extent += (geometry.sizes[i] - 1) * geometry.strides[i];
+    int64_t span = 0;
+    overflow = overflow ||
+               __builtin_mul_overflow(geometry.sizes[i] - 1, geometry.strides[i], &span) ||
+               __builtin_add_overflow(geometry.extent, span, &geometry.extent);
   }
   if (empty)
     geometry.extent = geometry.offset;
+  else if (overflow)
+    return Error{"the sizes of " + std::string(node->name()) + " overflow 64 bits", node->line(),
+                 0};
   return geometry;
 }
 
@@ -211,6 +218,25 @@ Result<InputValue> makeTensor(SymContext& sym, const Node* node,
   const Geometry& geometry = *evaluated;
   at::ScalarType dtype = geometry.dtype;
   int64_t extent = geometry.extent;
+  if (at::isIntegralType(dtype, /*includeBool=*/false)) {
+    // The range within what the dtype holds (--int-range -5:5 for a u8 input: [0, 5)).
+    int64_t lowest = INT64_MIN, highest = INT64_MAX;
+    if (dtype == at::kByte)
+      lowest = 0, highest = UINT8_MAX;
+    else if (dtype == at::kChar)
+      lowest = INT8_MIN, highest = INT8_MAX;
+    else if (dtype == at::kShort)
+      lowest = INT16_MIN, highest = INT16_MAX;
+    else if (dtype == at::kInt)
+      lowest = INT32_MIN, highest = INT32_MAX;
+    integers.low = std::max(integers.low, lowest);
+    if (highest != INT64_MAX)
+      integers.high = std::min(integers.high, highest + 1);
+    if (integers.low >= integers.high)
+      return Error{"the integer range holds no value of " + std::string(node->name()) +
+                       "'s dtype",
+                   node->line(), 0};
+  }
   at::TensorOptions options = at::TensorOptions().dtype(dtype);
   at::Tensor base;
   if (at::isComplexType(dtype))
@@ -261,6 +287,20 @@ Status addBoundedAttributes(const Graph& graph, uint64_t seed, Inputs& inputs,
 
 } // namespace
 
+namespace {
+
+/// A call whose first result aliases an argument (view, slice, t, ...): no new storage.
+bool isView(const Node& node) {
+  if (!node.isCall() || node.target()->kind != Target::Kind::Op)
+    return false;
+  const Target& op = *node.target();
+  const OpSchema* schema = SchemaRegistry::builtin().lookup(
+      op.opNamespace, op.opName, op.overload.empty() ? "default" : op.overload);
+  return schema && !schema->returns.empty() && schema->returnAliasesArgument(0);
+}
+
+} // namespace
+
 uint64_t estimateMemory(const Graph& graph,
                         const std::unordered_map<std::string, int64_t>& symbols) {
   SymContext& sym = graph.context().sym();
@@ -271,12 +311,22 @@ uint64_t estimateMemory(const Graph& graph,
     Result<Geometry> geometry = evaluateGeometry(sym, node, symbols);
     if (!geometry.ok())
       continue; // an unknown dtype or a symbol bound only at run time: not counted
-    uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(geometry->extent, 0)) *
-                     at::elementSize(geometry->dtype);
-    (node->isPlaceholder() || node->kind() == Node::Kind::GetAttr ? inputs : computed) += bytes;
+    if (isView(*node))
+      continue; // shares its input's storage
+    uint64_t bytes = 0;
+    uint64_t& total =
+        node->isPlaceholder() || node->kind() == Node::Kind::GetAttr ? inputs : computed;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(std::max<int64_t>(geometry->extent, 0)),
+                               static_cast<uint64_t>(at::elementSize(geometry->dtype)), &bytes) ||
+        __builtin_add_overflow(total, bytes, &total))
+      return UINT64_MAX;
   }
   // Each trial keeps the inputs and a copy for each of the two runs.
-  return 3 * inputs + computed;
+  uint64_t needed = 0;
+  if (__builtin_mul_overflow(inputs, uint64_t(3), &needed) ||
+      __builtin_add_overflow(needed, computed, &needed))
+    return UINT64_MAX;
+  return needed;
 }
 
 namespace {
@@ -331,7 +381,7 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed, const InputOptions&
       return Error{"running the graph needs about " + formatBytes(needed) +
                    " (its inputs three times, and every value it computes), more than the " +
                    formatBytes(options.memoryLimit) +
-                   " --memory-limit allows; raise the limit, or bind smaller symbol values"};
+                   " limit allows (declone verify --memory-limit SIZE sets it)"};
   }
   at::Generator generator = at::detail::createCPUGenerator(seed);
   std::unordered_map<const Node*, int64_t> bounds = indexBounds(graph, sym, inputs.symbols);

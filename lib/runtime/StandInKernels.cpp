@@ -90,10 +90,14 @@ bool standInFits(const OpSchema& schema) {
     writes = writes || (schema.writesArgument(i) && schema.isTensorLike(i));
     tensorArgument = tensorArgument || isTensor(schema.arguments[i]);
   }
-  for (const SchemaArgument& returned : schema.returns)
-    if (!isTensor(returned))
+  bool makesTensors = false;
+  for (size_t i = 0; i < schema.returns.size(); ++i) {
+    if (!isTensor(schema.returns[i]))
       return false; // lists, scalars, strings: nothing to make them from
-  return (writes || !schema.returns.empty()) && tensorArgument;
+    makesTensors = makesTensors || !schema.returnAliasesArgument(i);
+  }
+  // A new tensor is made like the first tensor argument, so one must exist.
+  return (writes || !schema.returns.empty()) && (!makesTensors || tensorArgument);
 }
 
 struct Registrations {

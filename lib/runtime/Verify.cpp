@@ -194,7 +194,14 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
   for (unsigned trial = 0; trial < std::max(1u, options.trials); ++trial) {
     detail::InputOptions inputOptions{
         options.symbolHints, {options.intLow, options.intHigh}, options.memoryLimit};
-    Result<Inputs> inputs = detail::makeInputs(before, options.seed + trial, inputOptions);
+    Result<Inputs> inputs = Error{""};
+    try {
+      inputs = detail::makeInputs(before, options.seed + trial, inputOptions);
+    } catch (const std::exception& error) {
+      // An allocation that fails, a range a dtype cannot hold: an error, not an abort.
+      std::string message = error.what();
+      return Error{"cannot make the inputs: " + message.substr(0, message.find('\n'))};
+    }
     if (!inputs.ok())
       return inputs.error();
     // Attributes only the rewrite reads get values too (the same ones a graph reading them

@@ -30,8 +30,9 @@ size_t editDistance(std::string_view a, std::string_view b, size_t limit) {
 }
 
 std::optional<std::string> closestSpelling(std::string_view word,
-                                           std::span<const std::string_view> candidates) {
-  size_t best = std::max<size_t>(1, word.size() / 3);
+                                           std::span<const std::string_view> candidates,
+                                           std::optional<size_t> limit) {
+  size_t best = limit.value_or(std::max<size_t>(1, word.size() / 3));
   std::optional<std::string> found;
   for (std::string_view candidate : candidates) {
     if (candidate == word)

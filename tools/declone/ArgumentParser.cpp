@@ -12,7 +12,9 @@ namespace {
 
 std::vector<ArgumentParser::Description>* gDescriptionSink = nullptr;
 
-std::vector<std::string_view> splitBar(std::string_view text) {
+} // namespace
+
+std::vector<std::string_view> splitAlternatives(std::string_view text) {
   std::vector<std::string_view> parts;
   while (true) {
     size_t bar = text.find('|');
@@ -23,6 +25,8 @@ std::vector<std::string_view> splitBar(std::string_view text) {
   }
 }
 
+namespace {
+
 bool isShort(std::string_view name) {
   return name.size() == 2 && name[0] == '-' && name[1] != '-';
 }
@@ -30,7 +34,7 @@ bool isShort(std::string_view name) {
 } // namespace
 
 void ArgumentParser::add(Spec spec, Names names) {
-  spec.names = splitBar(names);
+  spec.names = splitAlternatives(names);
   specs_.push_back(std::move(spec));
 }
 
@@ -86,7 +90,10 @@ Error ArgumentParser::unknownOption(std::string_view name) const {
   for (const Spec& spec : specs_)
     known.insert(known.end(), spec.names.begin(), spec.names.end());
   std::string message = "unknown option '" + std::string(name) + "'";
-  if (std::optional<std::string> close = closestSpelling(name, known))
+  std::optional<std::string> close;
+  if (name.size() > 2) // one letter is too little to guess from
+    close = closestSpelling(name, known);
+  if (close)
     return Error{message + "; did you mean '" + *close + "'?"};
   return Error{message + " (see 'declone help " + std::string(command_) + "')"};
 }
@@ -122,7 +129,7 @@ Status ArgumentParser::parse(std::span<const std::string_view> args) {
     if (spec->kind == Spec::Kind::OptionalValue) {
       // `--remarks json`: a value of the option given apart, which would be read as a file.
       if (!inlineValue && i + 1 < args.size())
-        for (std::string_view value : splitBar(spec->metavar))
+        for (std::string_view value : splitAlternatives(spec->metavar))
           if (args[i + 1] == value)
             return Error{"'" + name + "' takes its value attached; did you mean '" + name + "=" +
                          std::string(value) + "'?"};
@@ -132,8 +139,12 @@ Status ArgumentParser::parse(std::span<const std::string_view> args) {
     std::string_view value;
     if (inlineValue) {
       value = *inlineValue;
-    } else if (i + 1 < args.size()) {
+    } else if (i + 1 < args.size() && !args[i + 1].starts_with("--")) {
       value = args[++i];
+    } else if (i + 1 < args.size()) {
+      return Error{"option '" + name + "' needs a value, not the option '" +
+                   std::string(args[i + 1]) + "' (write '" + name + "=" + std::string(args[i + 1]) +
+                   "' if that is the value)"};
     } else {
       return Error{"option '" + name + "' needs a value"};
     }

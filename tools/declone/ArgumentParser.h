@@ -94,6 +94,9 @@ private:
   bool helpRequested_ = false;
 };
 
+/// "-o|--output" → {"-o", "--output"}; "text|json" → {"text", "json"}.
+[[nodiscard]] std::vector<std::string_view> splitAlternatives(std::string_view text);
+
 /// `-o, --output OUT`: an option's spellings and value, as --help and the man page show them.
 [[nodiscard]] std::string formatOptionNames(const ArgumentParser::OptionInfo& option);
 

@@ -44,16 +44,9 @@ std::string oneParagraph(std::string_view text) {
 
 /// Values an option lists in its metavar ("safe|vllm"), or none.
 std::vector<std::string_view> choices(std::string_view metavar) {
-  std::vector<std::string_view> out;
   if (metavar.find('|') == std::string_view::npos)
-    return out;
-  while (true) {
-    size_t bar = metavar.find('|');
-    out.push_back(metavar.substr(0, bar));
-    if (bar == std::string_view::npos)
-      return out;
-    metavar.remove_prefix(bar + 1);
-  }
+    return {};
+  return splitAlternatives(metavar);
 }
 
 std::string roff(std::string_view text) {
@@ -151,12 +144,12 @@ std::string bashCompletion(const std::vector<Description>& commands) {
          "  if [[ \" $valued \" == *\" $prev \"* ]]; then\n"
          "    case $prev in\n" +
          valueCases +
-         "      *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+         "      *) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
          "    esac\n"
          "  elif [[ $cur == -* ]]; then\n"
          "    COMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))\n"
          "  else\n"
-         "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+         "    mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
          "  fi\n"
          "}\n"
          "complete -o filenames -F _declone declone\n";
@@ -200,7 +193,7 @@ std::string zshCompletion(const std::vector<Description>& commands) {
       std::string value;
       if (!option.metavar.empty()) {
         std::vector<std::string_view> list = choices(option.metavar);
-        value = ":" + zshText(option.metavar) + ":" +
+        value = std::string(option.valueOptional ? "::" : ":") + zshText(option.metavar) + ":" +
                 (list.empty() ? std::string("_files") : "(" + words(list) + ")");
       }
       bool repeatable = option.help.find("may be repeated") != std::string_view::npos;

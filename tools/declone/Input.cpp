@@ -49,9 +49,12 @@ std::optional<LogGraphName> logGraphName(std::string_view path) {
   LogGraphName name{std::string(path.substr(0, hash)), std::string(path.substr(hash + 1)), 0};
   if (size_t colon = name.key.rfind(':'); colon != std::string::npos) {
     std::string_view digits = std::string_view(name.key).substr(colon + 1);
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), name.line);
-    if (ec == std::errc() && end == digits.data() + digits.size())
+    uint32_t line = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
+    if (ec == std::errc() && end == digits.data() + digits.size()) {
+      name.line = line;
       name.key.resize(colon);
+    }
   }
   return name;
 }
@@ -101,6 +104,8 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
     if (!file.ok()) {
       Error error = (*graph)->toLogPosition(file.error());
       error.sourceLine = sourceLineAt(*text, error.line);
+      for (Note& note : error.notes)
+        note.sourceLine = sourceLineAt(*text, note.line);
       reportDiagnostic(logName->log, error);
       return nullptr;
     }
@@ -155,8 +160,9 @@ private:
   void checkOp(const Node& node) {
     const Target& op = *node.target();
     std::string overload(op.overload.empty() ? "default" : op.overload);
-    if (schemas_.lookup(op.opNamespace, op.opName, overload))
-      return;
+    if (schemas_.lookup(op.opNamespace, op.opName, overload) ||
+        (op.overload.empty() && schemas_.hasPacket(op.opNamespace, op.opName)))
+      return; // a packet call resolves to one of its overloads
     std::string prefix = std::string(op.opNamespace) + ".";
     std::optional<std::string> suggestion;
     if (schemas_.hasPacket(op.opNamespace, op.opName)) {
@@ -169,15 +175,15 @@ private:
     } else {
       if (packets_.empty())
         packets_ = schemas_.packetNames();
-      std::string qualified = std::string(op.opNamespace) + "::" + std::string(op.opName);
-      std::vector<std::string_view> views;
+      std::string ns = std::string(op.opNamespace) + "::";
+      std::vector<std::string_view> names;
       for (const std::string& packet : packets_)
-        if (packet.starts_with(std::string(op.opNamespace) + "::"))
-          views.push_back(packet);
-      if (std::optional<std::string> close = closestSpelling(qualified, views)) {
-        std::string_view name = std::string_view(*close).substr(op.opNamespace.size() + 2);
-        suggestion = prefix + std::string(name) + (op.overload.empty() ? "" : "." + overload);
-      }
+        if (packet.starts_with(ns))
+          names.push_back(std::string_view(packet).substr(ns.size()));
+      // A typo is a letter or two; real ops often differ from a known one by a word.
+      size_t limit = std::min<size_t>(2, std::max<size_t>(1, op.opName.size() / 4));
+      if (std::optional<std::string> close = closestSpelling(op.opName, names, limit))
+        suggestion = prefix + *close + (op.overload.empty() ? "" : "." + overload);
     }
     if (!suggestion)
       return; // a custom op without a schema: the remarks say what that costs

@@ -20,8 +20,8 @@ ArgumentParser VerifyFlags::parser() {
                 "                          extent they index where they feed an index argument)",
                 &intRange);
   parser.option("--memory-limit", "SIZE",
-                "refuse graphs whose inputs and outputs need more than SIZE bytes (K, M, G\n"
-                "                          suffixes; default: half the machine's memory)",
+                "refuse graphs whose run needs more than SIZE bytes, estimated (K, M, G, T;\n"
+                "                          0: no limit; default: half the machine's memory)",
                 &memoryLimit);
   parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
                   &schemaFiles);

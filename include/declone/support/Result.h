@@ -28,7 +28,8 @@ struct Error {
   std::vector<Note> notes = {};
 
   /// Formats as `FILE:LINE:COL: error: MESSAGE` (the position parts are left out when unknown),
-  /// one line per note after it. renderDiagnostic (Diagnostic.h) adds source lines and carets.
+  /// on one line, notes in brackets after it. renderDiagnostic (Diagnostic.h) adds source lines and
+  /// carets.
   [[nodiscard]] std::string format(std::string_view file) const;
 };
 

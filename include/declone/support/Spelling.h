@@ -12,9 +12,10 @@ namespace declone {
 /// `limit` (so that comparing against many candidates stays cheap).
 [[nodiscard]] size_t editDistance(std::string_view a, std::string_view b, size_t limit);
 
-/// The candidate closest to `word` within a distance that grows with the word's length (a
-/// third of it, at least 1), or none. A tie keeps the first candidate.
+/// The candidate closest to `word` within `limit` edits (default: a third of the word's length,
+/// at least 1), or none. A tie keeps the first candidate.
 [[nodiscard]] std::optional<std::string>
-closestSpelling(std::string_view word, std::span<const std::string_view> candidates);
+closestSpelling(std::string_view word, std::span<const std::string_view> candidates,
+                std::optional<size_t> limit = std::nullopt);
 
 } // namespace declone

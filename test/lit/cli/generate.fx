@@ -15,6 +15,7 @@
 # MAN: .SS "declone schemas [PATTERN] [options]"
 # MAN: .SH EXIT STATUS
 # MAN: NO_COLOR
+# RUN: sh -c 'cmp %t.1 "$(dirname "$(command -v declone)")/../share/man/man1/declone.1"'
 # RUN: %declone generate bash > %t.bash
 # RUN: bash -n %t.bash
 # RUN: bash -c 'source %t.bash; COMP_WORDS=(declone opt --mo); COMP_CWORD=2; _declone; echo "${COMPREPLY[@]}"' | %FileCheck %s --check-prefix=BASHOPT

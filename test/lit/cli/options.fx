@@ -17,6 +17,10 @@
 # APART: declone opt: error: '--remarks' takes its value attached; did you mean '--remarks=json'?
 # RUN: %expect-exit 2 %declone opt --stats=yes %s 2>&1 | %FileCheck %s --check-prefix=FLAGVALUE
 # FLAGVALUE: declone opt: error: option '--stats' takes no value
+# RUN: %expect-exit 2 %declone opt %s -o --stats 2>&1 | %FileCheck %s --check-prefix=OPTIONVALUE
+# OPTIONVALUE: declone opt: error: option '--output' needs a value, not the option '--stats' (write '--output=--stats' if that is the value)
+# RUN: %expect-exit 2 %declone opt %s -x 2>&1 | %FileCheck %s --check-prefix=SHORT
+# SHORT: declone opt: error: unknown option '-x' (see 'declone help opt')
 # RUN: rm -f %t.*.out
 # RUN: %declone opt %s -o%t.short.out
 # RUN: %declone opt %s --output %t.long.out

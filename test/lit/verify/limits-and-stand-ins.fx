@@ -4,8 +4,17 @@
 # which the usage guide's Qwen2 dump calls); --schemas gives stand-ins to ops of one's own.
 # A terminal gets a progress bar; -q turns it off.
 # RUN: %expect-exit 2 %declone verify %s %s --memory-limit 100 2>&1 | %FileCheck %s --check-prefix=LIMIT
-# LIMIT: error: running the graph needs about 448 B (its inputs three times, and every value it computes), more than the 100 B --memory-limit allows
+# LIMIT: error: running the graph needs about 448 B (its inputs three times, and every value it computes), more than the 100 B limit allows (declone verify --memory-limit SIZE sets it)
 # RUN: %declone verify %s %s --memory-limit 1M | %FileCheck %s --check-prefix=OK
+# Sizes whose storage would overflow 64 bits are an error, not an abort; so is an integer range
+# a dtype cannot hold, which is otherwise clipped to the dtype (u8: [0, 5) of -5:5).
+# RUN: printf 'def forward(self, x: "f32[2305843009213693952][1]cpu"):\n    neg: "f32[2305843009213693952][1]cpu" = torch.ops.aten.neg.default(x);  x = None\n    return (neg,)\n' > %t.huge
+# RUN: %expect-exit 2 %declone verify %t.huge %t.huge 2>&1 | %FileCheck %s --check-prefix=HUGE
+# HUGE: error: running the graph needs about {{.*}} more than the {{.*}} limit allows
+# RUN: printf 'def forward(self, x: "u8[4][1]cpu"):\n    add: "u8[4][1]cpu" = torch.ops.aten.add.Tensor(x, 1);  x = None\n    return (add,)\n' > %t.u8
+# RUN: %declone verify %t.u8 %t.u8 --int-range=-5:5 | %FileCheck %s --check-prefix=OK
+# RUN: %expect-exit 2 %declone verify %t.u8 %t.u8 --int-range=-5:0 2>&1 | %FileCheck %s --check-prefix=EMPTYRANGE
+# EMPTYRANGE: error: the integer range holds no value of x's dtype
 # OK: equivalent (1 run)
 # RUN: %expect-exit 2 %declone verify %s %s --memory-limit lots 2>&1 | %FileCheck %s --check-prefix=BADSIZE
 # BADSIZE: declone verify: error: --memory-limit takes a size such as 512M or 8G, not 'lots'
