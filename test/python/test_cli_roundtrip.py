@@ -82,7 +82,11 @@ def cannot_execute(result):
 
 
 def last_line(result):
+    """The verdict or the error: diagnostics end with the source line and a caret after it."""
     lines = (result.stdout + result.stderr).strip().splitlines()
+    errors = [line for line in lines if ": error: " in line]
+    if errors:
+        return errors[-1]
     return lines[-1] if lines else f"exit {result.returncode}"
 
 
