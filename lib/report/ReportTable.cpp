@@ -236,16 +236,18 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   line(
       report.total.name, [&](size_t c) { return cell(report.total, c); }, nullptr);
 
-  out += std::to_string(report.files) + (report.files == 1 ? " file" : " files");
+  auto count = [](size_t n, std::string_view word) {
+    return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+  };
+  out += count(report.files, "file");
   if (report.rows.size() != report.files - report.skipped)
-    out += ", " + std::to_string(report.rows.size()) + " rows";
+    out += ", " + count(report.rows.size(), "row");
   if (report.skipped)
     out += "; " + std::to_string(report.skipped) + " not graphs, skipped";
   if (report.failed)
     out += "; " + std::to_string(report.failed) + " could not be read";
   if (shown < report.rows.size())
-    out += "; showing " + std::to_string(shown) + " of " + std::to_string(report.rows.size()) +
-           " rows";
+    out += "; showing " + std::to_string(shown) + " of " + count(report.rows.size(), "row");
   out += '\n';
   return out;
 }

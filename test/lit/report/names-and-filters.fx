@@ -13,6 +13,8 @@
 # NOLINE: error: no graph record 'aot_forward_graph' at line 4 in the log; it holds {{.*}}trace.log#aot_forward_graph:3
 # RUN: %declone report %S/Inputs/trace.log %S/Inputs/trace.log %S/Inputs -q --exclude 'damaged*' | %FileCheck %s --check-prefix=ONCE
 # ONCE: {{^1 file, 3 rows$}}
+# RUN: %declone report '%S/Inputs/trace.log' -q --top 1 | %FileCheck %s --check-prefix=PLURAL
+# PLURAL: {{^1 file, 3 rows; showing 1 of 3 rows$}}
 # RUN: %declone report %S/Inputs -q --include '*trace*' | %FileCheck %s --check-prefix=INCLUDE
 # INCLUDE: {{^1 file, 3 rows$}}
 def forward(self, x):
