@@ -1,10 +1,10 @@
 // The report's table and JSON forms, and ordering rows by a column.
 #include "declone/report/Report.h"
+#include "declone/support/Bytes.h"
 #include "declone/support/Remark.h"
 
 #include <algorithm>
 #include <cinttypes>
-#include <cstdio>
 
 namespace declone {
 namespace {
@@ -43,22 +43,6 @@ std::optional<size_t> reasonIndex(std::string_view name) {
     if (reasonCode(static_cast<KeepReason>(i)) == name)
       return i;
   return std::nullopt;
-}
-
-/// `512 B`, `1.5 KiB`, `12.0 MiB`: sizes people read at a glance (JSON has the exact count).
-std::string formatBytes(uint64_t bytes) {
-  if (bytes < 1024)
-    return std::to_string(bytes) + " B";
-  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  double value = static_cast<double>(bytes) / 1024;
-  size_t unit = 0;
-  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-  return text;
 }
 
 size_t shownRows(const Report& report, const TableOptions& options) {

@@ -2,11 +2,10 @@
 // offsets and dtypes of placeholders and get_attr constants, and the symbols they use.
 #include "Execution.h"
 #include "declone/schema/SchemaRegistry.h"
+#include "declone/support/Bytes.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
-#include <cstdio>
-#include <iterator>
 #include <random>
 #include <unordered_set>
 
@@ -233,8 +232,7 @@ Result<InputValue> makeTensor(SymContext& sym, const Node* node,
     if (highest != INT64_MAX)
       integers.high = std::min(integers.high, highest + 1);
     if (integers.low >= integers.high)
-      return Error{"the integer range holds no value of " + std::string(node->name()) +
-                       "'s dtype",
+      return Error{"the integer range holds no value of " + std::string(node->name()) + "'s dtype",
                    node->line(), 0};
   }
   at::TensorOptions options = at::TensorOptions().dtype(dtype);
@@ -328,23 +326,6 @@ uint64_t estimateMemory(const Graph& graph,
     return UINT64_MAX;
   return needed;
 }
-
-namespace {
-
-std::string formatBytes(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  size_t unit = 0;
-  while (value >= 1024 && unit + 1 < std::size(units)) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-  return text;
-}
-
-} // namespace
 
 Result<Inputs> makeInputs(const Graph& graph, uint64_t seed, const InputOptions& options) {
   const std::unordered_map<std::string, int64_t>& hints = options.symbolHints;

@@ -89,9 +89,9 @@ TEST(Report, IncludeAndExcludeGlobsMatchThePathOrTheName) {
   dir.write("logs/rank0.log", "");
   DumpFilter filter;
   filter.exclude = {"output_code.py"};
-  EXPECT_EQ(paths(collectDumpInputs(std::vector<std::string>{root}, filter)),
-            (std::vector<std::string>{root + "/graphs/fx_graph_readable.py",
-                                      root + "/logs/rank0.log"}));
+  EXPECT_EQ(
+      paths(collectDumpInputs(std::vector<std::string>{root}, filter)),
+      (std::vector<std::string>{root + "/graphs/fx_graph_readable.py", root + "/logs/rank0.log"}));
   filter.include = {"*/graphs/*"};
   EXPECT_EQ(paths(collectDumpInputs(std::vector<std::string>{root}, filter)),
             (std::vector<std::string>{root + "/graphs/fx_graph_readable.py"}));

@@ -26,8 +26,7 @@ std::string displayName(std::string_view path);
 /// Warns about each op that has no schema in `schemas` and looks like a misspelling of one that
 /// has (`aten.clon.default`: did you mean `aten.clone.default`?), once per op, at its first use.
 /// Without a schema its effects are unknown, so the clones it touches are kept.
-void warnMisspelledOps(const GraphFile& file, const SchemaRegistry& schemas,
-                       std::string_view name);
+void warnMisspelledOps(const GraphFile& file, const SchemaRegistry& schemas, std::string_view name);
 /// Prints the file to OUT (stdout for "" or "-"); returns the exit status.
 [[nodiscard]] int writeGraph(std::string_view path, const GraphFile& file);
 /// `--dot OUT`: parses `text` again (the graph as read, before any rewrite) and writes it to OUT
