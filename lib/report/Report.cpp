@@ -251,6 +251,7 @@ std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminatio
 Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options) {
   const size_t count = inputs.size();
   std::vector<std::vector<DumpStats>> results(count);
+  std::vector<char> finished(count, false); // not vector<bool>: threads set different ones
   // Largest files first: with files of very different sizes, one big file started last would
   // leave the other threads idle while it runs.
   std::vector<std::pair<uintmax_t, size_t>> schedule;
@@ -267,8 +268,9 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
   std::atomic<size_t> next{0};
   std::mutex progressMutex;
   size_t done = 0;
+  auto stopped = [&] { return options.stop && options.stop->load(std::memory_order_relaxed); };
   auto work = [&] {
-    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+    for (size_t k; !stopped() && (k = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
       const DumpInput& input = inputs[schedule[k].second];
       std::vector<DumpStats>& out = results[schedule[k].second];
       if (input.error) {
@@ -276,21 +278,23 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
         row.name = input.path;
         row.error = input.error;
         out.push_back(std::move(row));
-      } else if (input.inFolder) {
-        std::string name = input.path;
+      } else if (input.path == "-") {
+        out = reportFile(input.path, options.pass);
+      } else {
+        // Named or found in a folder alike: a file that is not a dump (Inductor's
+        // output_code.py, a repro script) has no rows and is counted as skipped.
         Result<std::string> text = readFile(input.path);
         if (!text.ok()) {
           DumpStats row;
-          row.name = name;
-          row.error = text.error().format(name);
+          row.name = input.path;
+          row.error = text.error().format(input.path);
           out.push_back(std::move(row));
-        } else if (looksLikeDump(name, *text)) {
-          out = reportText(name, *text, options.pass);
-        } // else: no rows, counted as skipped below
-      } else {
-        out = reportFile(input.path, options.pass);
+        } else if (looksLikeDump(input.path, *text)) {
+          out = reportText(input.path, *text, options.pass);
+        }
       }
       std::lock_guard lock(progressMutex);
+      finished[schedule[k].second] = true;
       ++done;
       if (options.progress)
         options.progress(done, count);
@@ -316,10 +320,17 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
   Report report;
   report.total.name = "total";
   for (size_t i = 0; i < count; ++i) {
+    if (!finished[i]) {
+      ++report.notRun;
+      continue;
+    }
     if (!inputs[i].error)
       ++report.files;
-    if (!inputs[i].error && results[i].empty())
+    if (!inputs[i].error && results[i].empty()) {
       ++report.skipped;
+      if (!inputs[i].inFolder)
+        report.skippedNamed.push_back(inputs[i].path);
+    }
     for (DumpStats& row : results[i]) {
       if (row.error)
         ++report.failed;

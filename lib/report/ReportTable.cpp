@@ -49,11 +49,12 @@ size_t shownRows(const Report& report, const TableOptions& options) {
   return options.top ? std::min(options.top, report.rows.size()) : report.rows.size();
 }
 
-/// The longest folder prefix (ending in '/') of the first `count` rows' names, when there are
-/// at least two rows.
-std::string_view commonFolder(const std::vector<DumpStats>& rows, size_t count) {
-  if (count < 2)
+/// The longest folder prefix (ending in '/') of the rows' names: with one row, its folder. The
+/// heading then names the folder whatever the number of rows (and whatever --top shows).
+std::string_view commonFolder(const std::vector<DumpStats>& rows) {
+  if (rows.empty())
     return {};
+  const size_t count = rows.size();
   std::string_view prefix = rows[0].name;
   for (size_t i = 1; i < count; ++i) {
     std::string_view name = rows[i].name;
@@ -174,7 +175,7 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   };
   // Rows under one folder are shown relative to it, and the folder heads the column: a
   // corpus path repeated on every line only pushes the numbers off the screen.
-  std::string_view prefix = commonFolder(report.rows, shown);
+  std::string_view prefix = commonFolder(report.rows);
   std::string nameHeader = prefix.empty() ? std::string("file") : std::string(prefix);
   auto shortName = [&](const DumpStats& row) {
     return &row == &report.total ? std::string_view(row.name)
@@ -227,9 +228,12 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   if (report.rows.size() != report.files - report.skipped)
     out += ", " + count(report.rows.size(), "row");
   if (report.skipped)
-    out += "; " + std::to_string(report.skipped) + " not graphs, skipped";
+    out += "; " + std::to_string(report.skipped) + " skipped (" +
+           (report.skipped == 1 ? "not a graph dump)" : "not graph dumps)");
   if (report.failed)
     out += "; " + std::to_string(report.failed) + " could not be read";
+  if (report.notRun)
+    out += "; interrupted: " + count(report.notRun, "file") + " not run";
   if (shown < report.rows.size())
     out += "; showing " + std::to_string(shown) + " of " + count(report.rows.size(), "row");
   out += '\n';
@@ -237,7 +241,7 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
 }
 
 std::string formatReportJson(const Report& report, const TableOptions& options) {
-  std::string out = "{\"files\": [";
+  std::string out = "{\"rows\": [";
   size_t shown = shownRows(report, options);
   for (size_t i = 0; i < shown; ++i) {
     const DumpStats& row = report.rows[i];
@@ -256,7 +260,8 @@ std::string formatReportJson(const Report& report, const TableOptions& options) 
   out += "\"total\": {\"files\": " + std::to_string(report.files);
   out += ", \"rows\": " + std::to_string(report.rows.size());
   out += ", \"errors\": " + std::to_string(report.failed);
-  out += ", \"skipped\": " + std::to_string(report.skipped) + ", ";
+  out += ", \"skipped\": " + std::to_string(report.skipped);
+  out += ", \"not_run\": " + std::to_string(report.notRun) + ", ";
   appendStatsJson(report.total, out);
   out += "}}\n";
   return out;

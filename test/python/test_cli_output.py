@@ -163,3 +163,49 @@ def test_the_schema_generator_prints_help_instead_of_writing_a_file(tmp_path):
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "the following arguments are required: output" in done.stderr
+
+
+def test_ctrl_c_in_report_prints_the_table_of_what_finished(cli, tmp_path):
+    """The first Ctrl-C stops starting files; the table of those that finished is printed with
+    how many did not run, and the exit status is 130 (128 + SIGINT)."""
+    generate = pathlib.Path(cli).with_name("declone-generate")
+    if not generate.exists():
+        pytest.skip("declone-generate not built")
+    original = tmp_path / "graph.fx"
+    subprocess.run([str(generate), "--nodes", "20000", "--seed", "3", "-o", str(original)],
+                   check=True)
+    folder = tmp_path / "dumps"
+    folder.mkdir()
+    files = 400
+    for i in range(files):  # hard links: 400 inputs, one file's worth of disk
+        os.link(original, folder / f"graph{i:03}.fx")
+
+    process = subprocess.Popen([cli, "report", str(folder), "-j1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    first = process.stderr.readline()  # the first progress line: the work has begun
+    assert first.startswith("report: "), first
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGINT, err
+    assert "interrupted; finishing the files in progress" in err
+    lines = out.splitlines()
+    assert lines[0].startswith(str(folder) + "/ ")  # the folder heads the table
+    assert lines[-2].startswith("total ")
+    done = sum(1 for line in lines if line.startswith("graph"))
+    assert 0 < done < files
+    assert lines[-1] == f"{done} files; interrupted: {files - done} files not run"
+
+
+def test_report_heading_names_the_folder_whatever_the_row_count(cli, tmp_path):
+    graph = "def forward(self, x: \"f32[2][1]cpu\"):\n    clone = torch.ops.aten.clone.default(x)\n    return (clone,)\n"
+    for count in (1, 2):
+        folder = tmp_path / str(count)
+        folder.mkdir()
+        for i in range(count):
+            (folder / f"g{i}.fx").write_text(graph)
+        for top in ([], ["--top", "1"]):
+            out = subprocess.run([cli, "report", str(folder), "-q", *top], capture_output=True,
+                                 text=True, check=True).stdout
+            assert out.splitlines()[0].startswith(f"{folder}/ "), out
+            assert out.splitlines()[2].startswith("g0.fx "), out

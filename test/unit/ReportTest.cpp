@@ -186,6 +186,16 @@ TEST(Report, ThreadsDoNotChangeTheResult) {
   EXPECT_EQ(one.rows[2].name, dir.path().string() + "/f10.fx");
   EXPECT_EQ(one.rows[7].name, dir.path().string() + "/f5.fx");
   EXPECT_TRUE(one.rows[7].error);
+
+  // A stop already requested (Ctrl-C) starts no file: nothing is counted but what did not run.
+  std::atomic<bool> stop{true};
+  options.stop = &stop;
+  Report none = buildReport(inputs, options);
+  EXPECT_TRUE(none.rows.empty());
+  EXPECT_EQ(none.files, 0u);
+  EXPECT_EQ(none.notRun, 12u);
+  EXPECT_NE(formatReportTable(none, {}).find("0 files; interrupted: 12 files not run\n"),
+            std::string::npos);
 }
 
 DumpStats row(std::string name, size_t nodes, size_t layoutChanged, uint64_t bytes) {
@@ -263,7 +273,8 @@ TEST(Report, TableShowsOccurringReasonsTopRowsAndTotal) {
   EXPECT_EQ(json.find("sub/b.py"), std::string::npos);
   EXPECT_NE(
       json.find(
-          "\"total\": {\"files\": 3, \"rows\": 3, \"errors\": 1, \"skipped\": 0, \"graphs\": 2, "
+          "\"total\": {\"files\": 3, \"rows\": 3, \"errors\": 1, \"skipped\": 0, \"not_run\": 0, "
+          "\"graphs\": 2, "
           "\"nodes\": 40,"),
       std::string::npos)
       << json;

@@ -7,7 +7,9 @@
 #include "declone/report/Report.h"
 #include "declone/support/File.h"
 
+#include <atomic>
 #include <charconv>
+#include <csignal>
 #include <iostream>
 #include <unistd.h>
 
@@ -26,6 +28,46 @@ std::optional<size_t> parseCount(std::string_view option, const std::string& tex
   return value;
 }
 
+/// Set by the first Ctrl-C: no new file starts, and the table shows the files that finished.
+std::atomic<bool> gInterrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+volatile std::sig_atomic_t gProgressOnTerminal = 0;
+
+extern "C" void onInterrupt(int) {
+  gInterrupted.store(true, std::memory_order_relaxed);
+  // write() is async-signal-safe; the progress bar's line is cleared first so that the
+  // message does not run into it.
+  static const char kClear[] = "\r\033[K";
+  static const char kMessage[] = "declone report: interrupted; finishing the files in progress "
+                                 "(Ctrl-C again to stop at once)\n";
+  if (gProgressOnTerminal)
+    (void)!::write(STDERR_FILENO, kClear, sizeof kClear - 1);
+  (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+}
+
+/// Ctrl-C while the report runs stops starting files instead of killing the program; the
+/// handler resets itself (SA_RESETHAND), so a second Ctrl-C ends the program as usual.
+class InterruptScope {
+public:
+  InterruptScope() {
+    struct sigaction handler = {};
+    handler.sa_handler = onInterrupt;
+    handler.sa_flags = SA_RESETHAND;
+    sigemptyset(&handler.sa_mask);
+    installed_ = ::sigaction(SIGINT, &handler, &previous_) == 0;
+  }
+  ~InterruptScope() {
+    if (installed_ && !gInterrupted.load())
+      ::sigaction(SIGINT, &previous_, nullptr);
+  }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+private:
+  struct sigaction previous_ = {};
+  bool installed_ = false;
+};
+
 } // namespace
 
 int runReport(std::span<const std::string_view> args) {
@@ -38,7 +80,9 @@ int runReport(std::span<const std::string_view> args) {
       "Run clone elimination on every graph dump in the given files and folders (recursively:\n"
       "*.py, *.fx, *.txt graph text and *.log TORCH_TRACE logs, one row per graph record) and\n"
       "print one table. Files are processed in parallel. Exit status 2 when some input could not\n"
-      "be read or parsed (its row says why); the others are still reported.");
+      "be read or parsed (its row says why); the others are still reported. Files that are\n"
+      "not graph dumps are skipped and counted. Ctrl-C stops starting files and prints the\n"
+      "table of those that finished (exit status 130).");
   parser.positional("PATH", "a graph file, a structured trace log or a folder", &paths, 1,
                     SIZE_MAX);
   parser.flag("--json", "write the table as JSON", &json);
@@ -87,15 +131,24 @@ int runReport(std::span<const std::string_view> args) {
 
   std::vector<DumpInput> inputs = collectDumpInputs(paths, filter);
   std::optional<ProgressMeter> progress;
+  const bool terminal = isatty(STDERR_FILENO) != 0;
   if (!quiet && !inputs.empty()) {
-    progress.emplace(std::cerr, isatty(STDERR_FILENO) != 0, "report");
+    progress.emplace(std::cerr, terminal, "report");
     options.progress = [&](size_t done, size_t total) { progress->update(done, total); };
+    gProgressOnTerminal = terminal ? 1 : 0;
   }
-  Report report = buildReport(inputs, options);
+  options.stop = &gInterrupted;
+  Report report;
+  {
+    InterruptScope interrupts;
+    report = buildReport(inputs, options);
+  }
   if (progress)
     progress->finish();
   if (inputs.empty())
     reportUsageWarning("no graph dumps (*.py, *.fx, *.txt, *.log) found");
+  for (const std::string& path : report.skippedNamed)
+    reportUsageWarning(path + ": not a graph dump (no graph module or 'def forward'), skipped");
   if (!sort.empty())
     (void)sortRows(report.rows, sort); // the column was checked above
 
@@ -104,6 +157,8 @@ int runReport(std::span<const std::string_view> args) {
     reportUsageError(written.error().message);
     return kBadInput;
   }
+  if (report.notRun)
+    return 128 + SIGINT; // as if the signal had ended it, the shells' convention
   return report.failed ? kBadInput : kSuccess;
 }
 

@@ -3,6 +3,7 @@
 
 #include "declone/transforms/CloneElimination.h"
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -31,7 +32,8 @@ struct DumpStats {
 struct DumpInput {
   std::string path;
   std::optional<std::string> error;
-  /// Found in a folder rather than named: skipped, not an error, if it holds no graph.
+  /// Found in a folder rather than named on the command line. Either way a file that holds no
+  /// graph is skipped, not an error; the report lists the named ones it skipped.
   bool inFolder = false;
 };
 
@@ -43,7 +45,8 @@ struct DumpInput {
 [[nodiscard]] bool looksLikeDump(std::string_view name, std::string_view text);
 
 /// Whether a file found in a folder is taken as a dump: `*.py`, `*.fx`, `*.txt` graph text and
-/// `*.log` structured traces. Files named on the command line are taken whatever their name.
+/// `*.log` structured traces. Files named on the command line are read whatever their name (and
+/// skipped when looksLikeDump says no).
 [[nodiscard]] bool isDumpFileName(std::string_view path);
 
 /// Expands folders recursively, in argument order and each folder's files sorted by path
@@ -79,6 +82,9 @@ struct ReportOptions {
   /// Called after each file with (files done, files in all); from worker threads, but never
   /// from two at once.
   std::function<void(size_t, size_t)> progress;
+  /// When set and true, no further file is started (Ctrl-C): the files already running finish,
+  /// and the report holds those that did.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct Report {
@@ -86,7 +92,9 @@ struct Report {
   DumpStats total;             ///< named "total"; its error is unset
   size_t files = 0;            ///< inputs that are files (not paths that could not be listed)
   size_t failed = 0;           ///< rows with an error
-  size_t skipped = 0;          ///< files found in folders that hold no graph (no rows)
+  size_t skipped = 0;          ///< files that hold no graph (no rows)
+  std::vector<std::string> skippedNamed; ///< the skipped files named on the command line
+  size_t notRun = 0; ///< inputs never started because `ReportOptions::stop` was set
 };
 
 /// Runs reportFile on every input on `options.jobs` threads (largest files first, so that one
@@ -107,7 +115,7 @@ struct TableOptions {
 /// The human table: one line per row, a total line, kept-reason columns only for the reasons
 /// that occur, bytes in binary units, errors last on their line.
 [[nodiscard]] std::string formatReportTable(const Report& report, const TableOptions& options);
-/// The same as one JSON document: {"files": [...], "total": {...}}, one file object per line.
+/// The same as one JSON document: {"rows": [...], "total": {...}}, one row object per line.
 [[nodiscard]] std::string formatReportJson(const Report& report, const TableOptions& options);
 
 } // namespace declone

@@ -11,21 +11,24 @@
 # CHECK: {{^}}total 5 51 
 # CHECK-NEXT: {{^6 files; 1 could not be read$}}
 
-# Binary files, empty files, paths that do not exist, named: each a row with its error, never a
-# crash. Found in a folder, a file that holds no graph (PyTorch's debug folders put
-# output_code.py and logs beside the graphs) is skipped and counted; a damaged graph, and any
-# *.fx file (graph text by its name), is an error.
+# Binary files, empty files, paths that do not exist: never a crash. A file that holds no graph
+# (PyTorch's debug folders put output_code.py and logs beside the graphs) is skipped and counted,
+# found in a folder or named (named, with a warning); a damaged graph, and any *.fx file (graph
+# text by its name), is a row with its error.
 # RUN: head -c 3000 %declone > %t/grammar/binary.py
 # RUN: : > %t/grammar/empty.fx
-# RUN: %expect-exit 2 %declone report %t/grammar/binary.py %t/grammar/empty.fx %t/missing.py -q | %FileCheck %s --check-prefix=BAD
-# BAD-DAG: binary.py - {{.*}}/grammar/binary.py:{{[0-9]+}}:{{[0-9]+}}: error:
+# RUN: %expect-exit 2 %declone report %t/grammar/binary.py %t/grammar/empty.fx %t/missing.py -q > %t/bad.out 2> %t/bad.err
+# RUN: %FileCheck %s --check-prefix=BAD < %t/bad.out
+# RUN: %FileCheck %s --check-prefix=BAD-WARN < %t/bad.err
+# BAD-NOT: binary.py
 # BAD-DAG: empty.fx - {{.*}}/grammar/empty.fx:1:1: error: no graph found
 # BAD-DAG: missing.py - {{.*}}/missing.py: error: cannot open: No such file or directory
-# BAD: {{^2 files, 3 rows; 3 could not be read$}}
+# BAD: {{^2 files, 2 rows; 1 skipped \(not a graph dump\); 2 could not be read$}}
+# BAD-WARN: declone report: warning: {{.*}}/grammar/binary.py: not a graph dump (no graph module or 'def forward'), skipped
 # RUN: %expect-exit 2 %declone report %t -q | %FileCheck %s --check-prefix=SKIPPED
 # SKIPPED-NOT: binary.py
 # SKIPPED: empty.fx - {{.*}}/grammar/empty.fx:1:1: error: no graph found
-# SKIPPED: {{^8 files; 1 not graphs, skipped; 2 could not be read$}}
+# SKIPPED: {{^8 files; 1 skipped \(not a graph dump\); 2 could not be read$}}
 
 # JSON carries the same errors, and the exit status is still 2.
 # RUN: %expect-exit 2 %declone report %t/grammar/empty.fx -q --json | %FileCheck %s --check-prefix=JSON
