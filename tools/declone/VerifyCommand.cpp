@@ -8,6 +8,7 @@
 #include "declone/report/Progress.h"
 #include "declone/runtime/Executor.h"
 #include "declone/support/File.h"
+#include "declone/support/Memory.h"
 #include "declone/transforms/CloneElimination.h"
 
 #include <cctype>
@@ -24,10 +25,10 @@ bool parseCount(const std::string& text, uint64_t& out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-/// Half the machine's memory: room for the two runs while the machine stays usable.
+/// Half the memory this process may use (the machine's, or its container's when less): room
+/// for the two runs while the machine stays usable.
 uint64_t defaultMemoryLimit() {
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && pageSize > 0 ? static_cast<uint64_t>(pages) * pageSize / 2 : 0;
+  return usableMemory() / 2;
 }
 
 /// `--memory-limit`: bytes with an optional K, M, G or T (binary) suffix; 0 for none.

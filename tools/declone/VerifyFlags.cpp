@@ -21,7 +21,8 @@ ArgumentParser VerifyFlags::parser() {
                 &intRange);
   parser.option("--memory-limit", "SIZE",
                 "refuse graphs whose run needs more than SIZE bytes, estimated (K, M, G, T;\n"
-                "                          0: no limit; default: half the machine's memory)",
+                "                          0: no limit; default: half the memory of the\n          "
+                "                machine or its container (cgroup), whichever is less)",
                 &memoryLimit);
   parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
                   &schemaFiles);
