@@ -27,19 +27,22 @@ int runGenerate(std::span<const std::string_view> args);
 // without libtorch) they say what to install.
 int runVerify(std::span<const std::string_view> args);
 /// For `opt --verify`: 0 when `after` verifies against `before`, else the exit status, with
-/// the difference or error reported.
+/// the difference or error reported. `schemaFiles` are opt's --schemas (already checked): their
+/// ops without a kernel run as stand-ins, as in `verify --schemas`.
 int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
-                  const std::vector<std::vector<bool>>& donated);
+                  const std::vector<std::vector<bool>>& donated,
+                  const std::vector<std::string>& schemaFiles);
 
 /// The plugin's C entry points, checked against kVerifyPluginAbi so that a plugin from another
 /// build is refused rather than called with other types.
-inline constexpr int kVerifyPluginAbi = 1;
+inline constexpr int kVerifyPluginAbi = 2;
 extern "C" {
 using VerifyPluginAbiFn = int();
 using VerifyMainFn = int(const std::string_view* args, size_t count);
 using VerifyRewriteFn = int(const GraphFile* before, const GraphFile* after,
                             const std::string_view* name,
-                            const std::vector<std::vector<bool>>* donated);
+                            const std::vector<std::vector<bool>>* donated,
+                            const std::vector<std::string>* schemaFiles);
 }
 
 inline constexpr Command kCommands[] = {

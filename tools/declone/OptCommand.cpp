@@ -126,7 +126,8 @@ int runOpt(std::span<const std::string_view> args) {
     Result<std::unique_ptr<GraphFile>> original = readGraphFile(text);
     if (!original.ok())
       return kBadInput; // it parsed a moment ago
-    if (int status = verifyRewrite(**original, *file, name, donations); status != kSuccess)
+    if (int status = verifyRewrite(**original, *file, name, donations, flags.schemaFiles);
+        status != kSuccess)
       return status;
   }
   return writeGraph(output, *file);

@@ -90,9 +90,29 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
   return total;
 }
 
+/// Gives the ops of each schema file that have no kernel a stand-in; false (reported) when a
+/// file cannot be read or parsed.
+bool addStandIns(const std::vector<std::string>& schemaFiles) {
+  for (const std::string& path : schemaFiles) {
+    // The schemas are checked as opt reads them; the ops without a kernel get stand-ins.
+    SchemaRegistry registry;
+    Result<std::string> text = readFile(path);
+    Status loaded = text.ok() ? registry.loadFile(path) : Status(text.error());
+    if (!loaded.ok()) {
+      reportDiagnostic(path, loaded.error());
+      return false;
+    }
+    (void)runtime::addStandInKernels(*text);
+  }
+  return true;
+}
+
 int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
-                  const std::vector<std::vector<bool>>& donated) {
+                  const std::vector<std::vector<bool>>& donated,
+                  const std::vector<std::string>& schemaFiles) {
   setCommandName("opt");
+  if (!addStandIns(schemaFiles))
+    return kBadInput;
   uint64_t memoryLimit = defaultMemoryLimit();
   for (size_t i = 0; i < before.modules.size(); ++i) {
     runtime::VerifyOptions options;
@@ -139,17 +159,8 @@ int runVerify(std::span<const std::string_view> args) {
                      "'");
     return kBadInput;
   }
-  for (const std::string& path : flags.schemaFiles) {
-    // The schemas are checked as opt reads them; the ops without a kernel get stand-ins.
-    SchemaRegistry registry;
-    Result<std::string> text = readFile(path);
-    Status loaded = text.ok() ? registry.loadFile(path) : Status(text.error());
-    if (!loaded.ok()) {
-      reportDiagnostic(path, loaded.error());
-      return kBadInput;
-    }
-    (void)runtime::addStandInKernels(*text);
-  }
+  if (!addStandIns(flags.schemaFiles))
+    return kBadInput;
   std::unique_ptr<GraphFile> before = loadGraphFile(files[0]);
   if (!before)
     return kBadInput;
@@ -203,9 +214,9 @@ __attribute__((visibility("default"))) int declone_verify_main(const std::string
 
 __attribute__((visibility("default"))) int
 declone_verify_rewrite(const declone::GraphFile* before, const declone::GraphFile* after,
-                       const std::string_view* name,
-                       const std::vector<std::vector<bool>>* donated) {
-  return declone::cli::verifyRewrite(*before, *after, *name, *donated);
+                       const std::string_view* name, const std::vector<std::vector<bool>>* donated,
+                       const std::vector<std::string>* schemaFiles) {
+  return declone::cli::verifyRewrite(*before, *after, *name, *donated, *schemaFiles);
 }
 
 } // extern "C"

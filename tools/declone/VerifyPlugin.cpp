@@ -71,9 +71,10 @@ int runVerify(std::span<const std::string_view> args) {
 }
 
 int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_view name,
-                  const std::vector<std::vector<bool>>& donated) {
+                  const std::vector<std::vector<bool>>& donated,
+                  const std::vector<std::string>& schemaFiles) {
   const VerifyPlugin* plugin = loadPlugin();
-  return plugin ? plugin->rewrite(&before, &after, &name, &donated) : kBadInput;
+  return plugin ? plugin->rewrite(&before, &after, &name, &donated, &schemaFiles) : kBadInput;
 }
 
 } // namespace declone::cli

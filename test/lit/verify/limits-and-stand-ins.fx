@@ -1,5 +1,5 @@
 # verify estimates the memory a run needs from the annotations before it allocates anything and
-# refuses above --memory-limit (default: half the machine's memory). Custom ops without a kernel
+# refuses above --memory-limit (default: half the memory of the machine or its cgroup). Custom ops without a kernel
 # run as stand-ins that follow their schema, those that return a tensor too (vllm::all_reduce,
 # which the usage guide's Qwen2 dump calls); --schemas gives stand-ins to ops of one's own.
 # A terminal gets a progress bar; -q turns it off.
@@ -25,6 +25,11 @@
 # RUN: %declone verify %S/Inputs/own-op.fx %S/Inputs/own-op.fx --schemas %t.schemas | %FileCheck %s --check-prefix=OK
 # RUN: %expect-exit 1 %declone verify %S/Inputs/own-op.fx %S/Inputs/own-op-transposed.fx --schemas %t.schemas | %FileCheck %s --check-prefix=DIFF
 # DIFF: not equivalent
+# opt --verify gives opt's --schemas the same stand-ins.
+# RUN: printf 'def forward(self, x: "f32[4, 3][3, 1]cpu"):\n    scaled: "f32[4, 3][3, 1]cpu" = torch.ops.mylib.scale_rows.default(x, 2.0);  x = None\n    clone: "f32[4, 3][3, 1]cpu" = torch.ops.aten.clone.default(scaled);  scaled = None\n    return (clone,)\n' > %t.own-clone
+# RUN: %declone opt %t.own-clone --schemas %t.schemas --verify | %FileCheck %s --check-prefix=OPTVERIFY
+# OPTVERIFY: scaled: "f32[4, 3][3, 1]cpu" = torch.ops.mylib.scale_rows.default(x, 2.0)
+# OPTVERIFY-NEXT: return (scaled,)
 # RUN: script -qec "%declone verify %s %s --trials 2" /dev/null | %FileCheck %s --check-prefix=BAR
 # BAR: verify [{{#+}}] 2/2 runs
 # BAR: equivalent (2 runs)
