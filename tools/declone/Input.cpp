@@ -237,12 +237,11 @@ int writeDotPicture(std::string_view out, std::string_view text, std::string_vie
 namespace {
 std::string gCommandName;
 
-void reportUsage(std::string_view severity, std::string_view message) {
-  bool colour = colourWanted(STDERR_FILENO);
+/// `declone CMD: error: message`, styled as clang styles `clang: error: ...`.
+void reportUsage(Severity severity, std::string_view message) {
   std::string prefix = gCommandName.empty() ? "declone" : "declone " + gCommandName;
-  std::cerr << (colour ? "\033[1m" : "") << prefix << ": "
-            << (colour ? (severity == "error" ? "\033[1;31m" : "\033[1;35m") : "") << severity
-            << ": " << (colour ? "\033[0m" : "") << message << '\n';
+  std::cerr << renderDiagnostic(prefix, severity, Error{std::string(message)},
+                                {colourWanted(STDERR_FILENO)});
 }
 } // namespace
 
@@ -251,11 +250,11 @@ void setCommandName(std::string_view name) {
 }
 
 void reportUsageError(std::string_view message) {
-  reportUsage("error", message);
+  reportUsage(Severity::Error, message);
 }
 
 void reportUsageWarning(std::string_view message) {
-  reportUsage("warning", message);
+  reportUsage(Severity::Warning, message);
 }
 
 void reportDiagnostic(std::string_view file, const Error& error, Severity severity) {

@@ -22,7 +22,7 @@
 # RUN: %expect-exit 2 env NO_COLOR=1 %declone print %s 2>&1 | %FileCheck %s --check-prefix=PLAIN
 # PLAIN-NOT: {{.}}[
 # RUN: %expect-exit 2 env FORCE_COLOR=1 %declone print --bogus 2>&1 | %FileCheck %s --check-prefix=USAGECOLOUR
-# USAGECOLOUR: {{.}}[1mdeclone print: {{.}}[1;31merror: {{.}}[0munknown option '--bogus'
+# USAGECOLOUR: {{.}}[1mdeclone print: {{.}}[1;31merror: {{.}}[0m{{.}}[1munknown option '--bogus' (see 'declone help print'){{.}}[0m
 def forward(self, x):
         mul = torch.ops.aten.mul.Tensor(x, x)
         mul = torch.ops.aten.add.Tensor(x, x)
