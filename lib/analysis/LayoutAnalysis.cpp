@@ -3,6 +3,7 @@
 
 #include "LayoutIndexing.h"
 #include "LayoutMetadata.h"
+#include "StrideInference.h"
 
 #include <algorithm>
 #include <numeric>
@@ -51,38 +52,6 @@ bool isAtenOp(const Node* node, std::string_view name) {
 bool isAllocatingClone(const Node* node) {
   return isAtenOp(node, "clone") &&
          (node->target()->overload.empty() || node->target()->overload == "default");
-}
-
-/// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
-/// (SymContext::sizeLowerBound) make it at least 1, so that `s0` is not written `Max(1, s0)`.
-SymExpr atLeastOne(SymContext& sym, SymExpr size) {
-  std::optional<int64_t> bound = sym.sizeLowerBound(size);
-  if (bound && *bound >= 1)
-    return size;
-  return sym.max(size, SymExpr::constant(1));
-}
-
-/// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).
-std::vector<SymExpr> contiguousStrides(SymContext& sym, std::span<const SymExpr> sizes) {
-  std::vector<SymExpr> strides(sizes.size());
-  SymExpr running = SymExpr::constant(1);
-  for (size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = running;
-    running = sym.mul(running, atLeastOne(sym, sizes[i]));
-  }
-  return strides;
-}
-
-/// Strides of a dense layout whose dimensions are laid out in `order` (innermost first).
-std::vector<SymExpr> stridesInOrder(SymContext& sym, std::span<const SymExpr> sizes,
-                                    std::span<const size_t> order) {
-  std::vector<SymExpr> strides(sizes.size());
-  SymExpr running = SymExpr::constant(1);
-  for (size_t dim : order) {
-    strides[dim] = running;
-    running = sym.mul(running, atLeastOne(sym, sizes[dim]));
-  }
-  return strides;
 }
 
 /// PyTorch's infer_dense_strides (TensorIterator's permutation rule), for constant layouts.
@@ -169,6 +138,9 @@ std::string formatLayout(const SymContext& sym, const Layout& layout) {
     if (bit == ViewBit::Unknown)
       out += '?';
   }
+  if (layout.stridesInferred)
+    out += layout.assumesDenseInputs ? " (strides inferred, assuming dense inputs)"
+                                     : " (strides inferred)";
   if (layout.changedInPlaceBy) {
     out += " changed in place by ";
     out += layout.changedInPlaceBy->name();
@@ -210,18 +182,18 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
   std::span<const SymExpr> sizes = input.sizes;
   switch (format) {
   case MemoryFormat::Contiguous:
-    return contiguousStrides(sym, sizes);
+    return detail::contiguousStrides(sym, sizes);
   case MemoryFormat::ChannelsLast: {
     if (sizes.size() != 4)
       return std::nullopt;
     const size_t order[] = {1, 3, 2, 0}; // C, W, H, N innermost first
-    return stridesInOrder(sym, sizes, order);
+    return detail::stridesInOrder(sym, sizes, order);
   }
   case MemoryFormat::ChannelsLast3d: {
     if (sizes.size() != 5)
       return std::nullopt;
     const size_t order[] = {1, 4, 3, 2, 0};
-    return stridesInOrder(sym, sizes, order);
+    return detail::stridesInOrder(sym, sizes, order);
   }
   case MemoryFormat::Preserve: {
     if (!input.strides)
@@ -239,8 +211,8 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
 
 /// The memo and the walk behind LayoutAnalysis: layouts are computed on first query, each after
 /// those it depends on.
-struct LayoutAnalysis::Impl {
-  Impl(const Graph& graph, const EffectAnalysis& effects);
+struct LayoutAnalysis::Impl final : detail::ArgumentLayouts {
+  Impl(const Graph& graph, const EffectAnalysis& effects, LayoutOptions options);
 
   const Layout* layout(const Node* node) const;
   /// memo_ entries: not computed yet, computed as "no layout", or index + kFirstLayout of a
@@ -266,6 +238,12 @@ struct LayoutAnalysis::Impl {
   /// The layout of a value the layout being computed depends on. Unless `forBits`, the value's
   /// in-place layout change (if any) passes to the layout being computed.
   const Layout* input(const Node* node, bool forBits = false) const;
+  /// The stride rules' view of input().
+  const Layout* layoutOf(const Node* node) const override { return input(node); }
+  /// The strides of a value whose annotation prints none: assumed for a graph input (with
+  /// assumeDenseInputs), else inferred from the op that made it.
+  std::optional<std::span<const SymExpr>> inferredStrides(const Node* node,
+                                                          std::span<const SymExpr> sizes) const;
   /// The conjugate and negative bits of a value (see ViewBit).
   detail::ViewBits viewBits(const Node* node, DType dtype) const;
   std::optional<SymExpr> inferOffset(const Node* node) const;
@@ -297,6 +275,9 @@ struct LayoutAnalysis::Impl {
 
   const Graph& graph_;
   const EffectAnalysis& effects_;
+  const LayoutOptions options_;
+  /// Whether a layout the one being computed was derived from assumes dense inputs.
+  mutable bool usedAssumption_ = false;
   SymContext& sym_;
   const detail::InPlaceLayoutChanges inPlaceChanges_;
   /// The in-place change of a value the layout being computed was derived from.
@@ -315,21 +296,23 @@ struct LayoutAnalysis::Impl {
   mutable const Node* missing_ = nullptr;
 };
 
-LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects)
-    : graph_(graph), effects_(effects), sym_(graph.context().sym()), inPlaceChanges_(effects) {
+LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects, LayoutOptions options)
+    : graph_(graph), effects_(effects), options_(options), sym_(graph.context().sym()),
+      inPlaceChanges_(effects) {
   graph.numberNodes();
   memo_.assign(graph.orderBound(), kNotComputed);
 }
 
-LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects)
-    : impl_(std::make_unique<Impl>(graph, effects)) {
+LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects,
+                               LayoutOptions options)
+    : impl_(std::make_unique<Impl>(graph, effects, options)) {
   for (const Node* node : graph)
     impl_->precomputeClone(node);
 }
 
 LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects,
-                               std::span<Node* const> clones)
-    : impl_(std::make_unique<Impl>(graph, effects)) {
+                               std::span<Node* const> clones, LayoutOptions options)
+    : impl_(std::make_unique<Impl>(graph, effects, options)) {
   // A layout depends only on the graph and on which values come before which, not on the
   // order layouts are computed in: these are the layouts the walk above would compute.
   for (const Node* node : clones)
@@ -411,6 +394,8 @@ const Layout* LayoutAnalysis::Impl::input(const Node* node, bool forBits) const 
   // it. The bits are: no in-place op sets one.
   if (layout && layout->changedInPlaceBy && !forBits && !inherited_)
     inherited_ = inPlaceChanges_.find(layout->changedValue);
+  if (layout && layout->assumesDenseInputs)
+    usedAssumption_ = true;
   return layout;
 }
 
@@ -419,6 +404,7 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
     return std::nullopt;
   const TensorType& type = *node->type().tensor;
   inherited_ = nullptr;
+  usedAssumption_ = false;
   Layout layout;
   layout.dtype = type.dtype;
   layout.device = type.device;
@@ -452,6 +438,15 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
         layout.strides = save(*strides);
     }
   }
+  if (!layout.strides) {
+    layout.strides = inferredStrides(node, layout.sizes);
+    if (missing_)
+      return std::nullopt;
+    layout.stridesInferred = layout.strides.has_value();
+  } else if (!type.strides) {
+    layout.stridesInferred = true; // a getitem's or a clone's, worked out above
+  }
+  layout.assumesDenseInputs = usedAssumption_;
   const LayoutChange* change = inPlaceChanges_.find(node);
   if (!change)
     change = inherited_;
@@ -460,6 +455,29 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
     layout.changedValue = inPlaceChanges_.find(node) ? node : change->value;
   }
   return layout;
+}
+
+std::optional<std::span<const SymExpr>>
+LayoutAnalysis::Impl::inferredStrides(const Node* node, std::span<const SymExpr> sizes) const {
+  if (node->kind() == Node::Kind::Placeholder) {
+    if (!options_.assumeDenseInputs)
+      return std::nullopt;
+    usedAssumption_ = true;
+    return save(detail::contiguousStrides(sym_, sizes));
+  }
+  if (!node->isCall())
+    return std::nullopt;
+  std::optional<std::vector<SymExpr>> strides;
+  if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
+      node->args()[0].isNode() && node->args()[0].node()->isCall() &&
+      node->args()[1].kind == ArgKind::Int)
+    strides = detail::inferElementStrides(sym_, *node->args()[0].node(), node->args()[1].integer,
+                                          sizes, *this);
+  else
+    strides = detail::inferStrides(sym_, *node, sizes, *this);
+  if (!strides)
+    return std::nullopt;
+  return simplifyForSizes(save(*strides));
 }
 
 std::span<const SymExpr>

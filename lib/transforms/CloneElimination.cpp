@@ -98,8 +98,24 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
       return {};
     return {KeepReason::LayoutUnknown, wantDetail ? detail() : std::string()};
   };
+  // A decision that rests on inferred strides says so, and on the dense-input assumption too.
+  auto basis = [&]() -> std::string {
+    bool inferred = false, assumed = false;
+    for (const Layout* layout : {cloneLayout, sourceLayout}) {
+      inferred = inferred || (layout && layout->stridesInferred);
+      assumed = assumed || (layout && layout->assumesDenseInputs);
+    }
+    if (!inferred)
+      return {};
+    return assumed ? "strides inferred, assuming dense inputs" : "strides inferred";
+  };
   auto changed = [&](auto&& detail) -> LayoutVerdict {
-    return {KeepReason::LayoutChanged, wantDetail ? detail() : std::string()};
+    if (!wantDetail)
+      return {KeepReason::LayoutChanged, std::string()};
+    std::string text = detail();
+    if (std::string note = basis(); !note.empty())
+      text += " (" + note + ")";
+    return {KeepReason::LayoutChanged, std::move(text)};
   };
   if (!cloneLayout)
     return unknown([&] { return std::string(clone->name()) + " has no tensor annotation"; });
@@ -154,7 +170,7 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
     });
   // vLLM's pass does not look at the bits: vllm mode keeps that hole.
   if (comparePresentOnly)
-    return {};
+    return {std::nullopt, wantDetail ? basis() : std::string()};
   const std::pair<ViewBit Layout::*, const char*> bits[] = {{&Layout::conj, "conj"},
                                                             {&Layout::neg, "neg"}};
   for (auto [bit, name] : bits) {
@@ -172,7 +188,7 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
              " != " + (a == ViewBit::Set ? "false" : "true");
     });
   }
-  return {};
+  return {std::nullopt, wantDetail ? basis() : std::string()};
 }
 
 void CloneRewriter::keep(const Node* clone, KeepReason reason, std::string detail) {

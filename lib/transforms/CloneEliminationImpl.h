@@ -19,6 +19,7 @@ namespace declone::detail {
 
 struct LayoutVerdict {
   std::optional<KeepReason> reason;
+  /// Why the clone is kept; for equal layouts, what they rest on ("strides inferred") or empty.
   std::string detail;
 };
 

@@ -135,7 +135,8 @@ private:
       : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
         effects_(graph, schemas, scan.references, subgraphs),
         alias_(graph, effects_, options.donated, clonesAndSources(atenClones_, numCandidates_)),
-        layouts_(graph, effects_, atenClones_), rewriter_(graph, result, options.collectRemarks) {
+        layouts_(graph, effects_, atenClones_, {options.assumeDenseInputs}),
+        rewriter_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -322,7 +323,7 @@ void SafeEliminator::decide(Node* clone) {
       });
   }
 
-  rewriter_.remove(clone, source);
+  rewriter_.remove(clone, source, std::move(layout.detail));
   mergeInto(sourceStorage, cloneStorage);
 }
 

@@ -63,7 +63,7 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   CloneRewriter rewriter(graph, result, options.collectRemarks);
   // vLLM numbers the nodes once, before it removes anything.
   EffectAnalysis effects(graph, schemas);
-  LayoutAnalysis layouts(graph, effects);
+  LayoutAnalysis layouts(graph, effects, {options.assumeDenseInputs});
   std::vector<Node*> placeholders = graph.placeholders();
   std::vector<Node*> clones;
   for (Node* node : graph)
@@ -150,7 +150,8 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     if (cloneLastUser &&
         (!lastUser[source->order()] || byOrder(lastUser[source->order()], cloneLastUser)))
       lastUser[source->order()] = cloneLastUser;
-    rewriter.remove(clone, source, clone->hasUses() ? std::string() : std::string("no users"));
+    rewriter.remove(clone, source,
+                    clone->hasUses() ? std::move(layout.detail) : std::string("no users"));
   }
   return result;
 }

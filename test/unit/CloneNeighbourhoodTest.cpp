@@ -357,7 +357,7 @@ const ClosureCase kClosureCases[] = {
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(getitem, memory_format = torch.preserve_format)
         return (clone,)
 )",
-     "<graph>:5: remark: clone 'clone' removed"},
+     "<graph>:5: remark: clone 'clone' removed: strides inferred"},
     {"FunctionalizedV2CopyTakesTheStridesOfItsBaseTwoStepsAway",
      "auto_functionalized_v2 copies its bases: getitem_1's strides are getitem's, which are "
      "arg0_1's (getitem's annotation states none either), two steps away from the clone.",
@@ -370,7 +370,7 @@ const ClosureCase kClosureCases[] = {
         clone: "f32[8, 4][1, 8]cpu" = torch.ops.aten.clone.default(getitem_1, memory_format = torch.preserve_format)
         return (clone,)
 )",
-     "<graph>:7: remark: clone 'clone' removed"},
+     "<graph>:7: remark: clone 'clone' removed: strides inferred"},
     {"FunctionalizedCopyKeepsACloneInVllmMode",
      "vLLM's rule compares the layouts too: getitem is a copy of arg0_1, strided [4, 1], so the "
      "contiguous clone changes the layout and is kept; a neighbourhood without arg0_1's "
@@ -382,7 +382,8 @@ const ClosureCase kClosureCases[] = {
         clone: "f32[3, 2][2, 1]cpu" = torch.ops.aten.clone.default(getitem, memory_format = torch.contiguous_format)
         return (clone, getitem)
 )",
-     "<graph>:5: remark: clone 'clone' kept [layout-changed]: strides [2, 1] != [4, 1]"},
+     "<graph>:5: remark: clone 'clone' kept [layout-changed]: strides [2, 1] != [4, 1] (strides "
+     "inferred)"},
     {"LayoutChangedInPlaceLaterIsSeen",
      "t_ changes arg0_1's layout in place after the copy: the copy's layout (and so getitem's) "
      "can no longer be trusted, which only an import of t_ tells.",

@@ -136,13 +136,13 @@ TEST(LayoutAnalysis, CloneStridesPerMemoryFormat) {
                   "slice_3: \"f32[5, 4, 2, 1][3, 15, 1, 60]cpu\" = "
                   "torch.ops.aten.slice.Tensor(slice_1, 2, 0, 2)\n"
                   "clone_4: \"f32[5, 4, 2, 1]cpu\" = torch.ops.aten.clone.default(slice_3)");
-  EXPECT_EQ(layout("clone"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0") << "dense: strides kept";
-  EXPECT_EQ(layout("clone_1"), "f32[2, 3, 4, 5][60, 20, 5, 1]cpu@0");
-  EXPECT_EQ(layout("clone_2"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0");
+  EXPECT_EQ(layout("clone"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0 (strides inferred)") << "dense: strides kept";
+  EXPECT_EQ(layout("clone_1"), "f32[2, 3, 4, 5][60, 20, 5, 1]cpu@0 (strides inferred)");
+  EXPECT_EQ(layout("clone_2"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0 (strides inferred)");
   // Expected values are what torch 1.13 computes for the same views.
-  EXPECT_EQ(layout("clone_3"), "f32[5, 2, 3, 1][3, 15, 1, 60]cpu@0")
+  EXPECT_EQ(layout("clone_3"), "f32[5, 2, 3, 1][3, 15, 1, 60]cpu@0 (strides inferred)")
       << "slicing the outermost dimension keeps a permuted tensor dense";
-  EXPECT_EQ(layout("clone_4"), "f32[5, 4, 2, 1][2, 10, 1, 40]cpu@0")
+  EXPECT_EQ(layout("clone_4"), "f32[5, 4, 2, 1][2, 10, 1, 40]cpu@0 (strides inferred)")
       << "not dense: dense strides in the input's stride order";
 }
 

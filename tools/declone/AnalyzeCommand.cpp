@@ -65,7 +65,7 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
   EffectAnalysis effects(graph, schemas);
   AliasAnalysis alias(graph, effects, options.donated);
-  LayoutAnalysis layouts(graph, effects);
+  LayoutAnalysis layouts(graph, effects, {options.assumeDenseInputs});
   const SymContext& sym = graph.context().sym();
   std::map<std::string, std::string> out;
   for (const Node* node : graph) {

@@ -19,12 +19,17 @@ void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
                   &donated);
   parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
                   &schemaFiles);
+  parser.flag("--assume-dense-inputs",
+              "graph inputs whose annotations print no strides are contiguous (remarks say\n"
+              "                          which decisions rest on it)",
+              &assumeDenseInputs);
 }
 
 CloneEliminationOptions CloneFlags::baseOptions() const {
   CloneEliminationOptions options;
   options.mode = mode_;
   options.schemas = schemas_.get();
+  options.assumeDenseInputs = assumeDenseInputs;
   return options;
 }
 
@@ -55,6 +60,7 @@ Result<CloneEliminationOptions> CloneFlags::optionsFor(const GraphModule& module
   CloneEliminationOptions options;
   options.mode = mode_;
   options.schemas = schemas_.get();
+  options.assumeDenseInputs = assumeDenseInputs;
   Result<std::vector<bool>> donatedInputs = parseDonatedList(donated, module.graph);
   if (!donatedInputs.ok())
     return donatedInputs.error();

@@ -15,6 +15,7 @@ struct CloneFlags {
   std::string mode = "safe";
   std::string donated;
   std::vector<std::string> schemaFiles;
+  bool assumeDenseInputs = false;
 
   /// `withDonated` false: --mode and --schemas only, for commands over many graphs (donations
   /// are per graph).

@@ -37,10 +37,23 @@ struct Layout {
   /// tensor is at every point: the safe mode takes it as unknown.
   const Node* changedInPlaceBy = nullptr;
   const Node* changedValue = nullptr;
+  /// The strides are not printed in the dump but inferred from the kernel that made the value
+  /// (or, for a graph input, assumed).
+  bool stridesInferred = false;
+  /// The layout rests on LayoutOptions::assumeDenseInputs: a graph input without strides taken
+  /// as contiguous, here or in a value the layout was inferred from.
+  bool assumesDenseInputs = false;
+};
+
+struct LayoutOptions {
+  /// Graph inputs whose annotation prints no strides are contiguous (and start at offset 0, as
+  /// every input without an offset does): an assumption the caller states, which remarks name.
+  bool assumeDenseInputs = false;
 };
 
 /// `f32[4, 3][3, 1]cpu@0`, with `?` for what is unknown, then ` conj`/` neg` (`conj?` when
-/// unknown) and ` changed in place by NODE`.
+/// unknown), ` changed in place by NODE`, and ` (strides inferred)` or ` (strides inferred,
+/// assuming dense inputs)`.
 [[nodiscard]] std::string formatLayout(const SymContext& sym, const Layout& layout);
 
 /// Layouts are computed on first query and memoised: the passes need them only for clones,
@@ -50,11 +63,12 @@ class LayoutAnalysis {
 public:
   /// Computes the layouts of every clone and of its source up front, while the graph is as it
   /// was given: clone elimination rewrites uses as it goes, and layouts must not see that.
-  LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects);
+  LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects, LayoutOptions options = {});
   /// As above, for a caller that has found the graph's clones already (in program order; every
   /// `aten.clone` whose layout will be asked for, with or without an overload): only they and
   /// their sources are computed up front, without a walk of the whole graph.
-  LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects, std::span<Node* const> clones);
+  LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects, std::span<Node* const> clones,
+                 LayoutOptions options = {});
   LayoutAnalysis(LayoutAnalysis&&) noexcept;
   LayoutAnalysis& operator=(LayoutAnalysis&&) noexcept;
   ~LayoutAnalysis();

@@ -46,6 +46,9 @@ struct CloneEliminationOptions {
   const SchemaRegistry* schemas = nullptr;
   /// Fill CloneEliminationResult::remarks. Off when only statistics are wanted.
   bool collectRemarks = true;
+  /// Graph inputs whose annotations print no strides are taken as contiguous (LayoutOptions);
+  /// the remarks of decisions that rest on it say so.
+  bool assumeDenseInputs = false;
 };
 
 struct CloneEliminationStats {

@@ -3,9 +3,9 @@
 # say so, and the title says how much is shown. Nested subgraphs are clusters.
 # RUN: %declone analyze %corpus/entangle/gpt__paral1_layer1__fw.g0.r0.py --dot %t.dot > /dev/null
 # RUN: %FileCheck %s < %t.dot
-# CHECK: [label="clone_4\naten.clone.default\nremoved\ni64[1536, 8]", style="rounded,filled,bold", fillcolor="#b8e6a8"
+# CHECK: [label="clone_4\naten.clone.default\nremoved (strides inferred)\ni64[1536, 8]", style="rounded,filled,bold", fillcolor="#b8e6a8"
 # CHECK: not shown)"
-# CHECK: label="{{.*}}gpt__paral1_layer1__fw.g0.r0.py: 7 clones, 1 removed, 6 kept\nneighbourhood of each clone (2 steps) and writes to its storage: {{[0-9]+}} of 168 nodes";
+# CHECK: label="{{.*}}gpt__paral1_layer1__fw.g0.r0.py: 7 clones, 2 removed, 5 kept\nneighbourhood of each clone (2 steps) and writes to its storage: {{[0-9]+}} of 168 nodes";
 # RUN: dot -Tsvg %t.dot -o %t.svg
 
 # RUN: %declone opt %corpus/grammar/nested_and_getattr.fx --dot %t.nested.dot > /dev/null

@@ -1,0 +1,766 @@
+// Stride inference: the layouts PyTorch's kernels give their results, for dumps that print none.
+#include "StrideInference.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string_view>
+
+namespace declone::detail {
+namespace {
+
+using Strides = std::vector<SymExpr>;
+using Constants = std::vector<int64_t>;
+
+bool contains(std::span<const std::string_view> names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// TensorIterator ops whose tensor arguments, in order, are its inputs (rsub swaps its two).
+constexpr std::string_view kPointwise[] = {
+    // binary and comparison
+    "add", "sub", "mul", "div", "rsub", "maximum", "minimum", "pow", "atan2", "fmod", "remainder",
+    "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "where", "lerp", "addcmul", "addcdiv", "hypot",
+    "copysign", "xlogy", "nextafter", "heaviside",
+    // unary
+    "neg", "abs", "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt",
+    "reciprocal", "sigmoid", "tanh", "relu", "gelu", "silu", "mish", "sin", "cos", "tan", "asin",
+    "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "sign",
+    "sgn", "floor", "ceil", "round", "trunc", "frac", "logical_not", "bitwise_not", "clamp",
+    "clamp_min", "clamp_max", "hardtanh", "hardsigmoid", "hardswish", "leaky_relu", "elu",
+    "softplus", "square", "isnan", "isinf", "nan_to_num", "logit", "sigmoid_backward",
+    "tanh_backward", "threshold_backward", "gelu_backward", "silu_backward", "hardtanh_backward",
+    "leaky_relu_backward", "hardsigmoid_backward", "hardswish_backward", "mish_backward",
+    "elu_backward", "softplus_backward", "logit_backward"};
+
+/// Ops whose results are allocated contiguous whatever their inputs' layouts (reductions, the
+/// matmul family, softmax, embedding, gather and index_select): a tuple's elements too.
+constexpr std::string_view kContiguousResults[] = {"sum",
+                                                   "mean",
+                                                   "amax",
+                                                   "amin",
+                                                   "max",
+                                                   "min",
+                                                   "prod",
+                                                   "var",
+                                                   "std",
+                                                   "var_mean",
+                                                   "std_mean",
+                                                   "any",
+                                                   "all",
+                                                   "argmax",
+                                                   "argmin",
+                                                   "logsumexp",
+                                                   "mm",
+                                                   "addmm",
+                                                   "bmm",
+                                                   "baddbmm",
+                                                   "mv",
+                                                   "addmv",
+                                                   "dot",
+                                                   "_softmax",
+                                                   "_log_softmax",
+                                                   "_softmax_backward_data",
+                                                   "_log_softmax_backward_data",
+                                                   "embedding",
+                                                   "index_select",
+                                                   "gather",
+                                                   "native_layer_norm"};
+
+/// Factories: contiguous unless a memory_format says otherwise.
+constexpr std::string_view kFactories[] = {
+    "empty",   "zeros",     "ones",      "full",     "arange",   "scalar_tensor", "rand", "randn",
+    "randint", "new_empty", "new_zeros", "new_ones", "new_full", "linspace",      "eye"};
+
+/// Allocate like their first argument: memory_format, preserve by default.
+constexpr std::string_view kLikes[] = {"empty_like", "zeros_like", "ones_like",    "full_like",
+                                       "rand_like",  "randn_like", "randint_like", "_to_copy"};
+
+std::optional<Constants> constants(std::span<const SymExpr> values) {
+  Constants out;
+  out.reserve(values.size());
+  for (const SymExpr& value : values) {
+    std::optional<int64_t> constant = value.constantValue();
+    if (!constant)
+      return std::nullopt;
+    out.push_back(*constant);
+  }
+  return out;
+}
+
+Strides toStrides(const Constants& values) {
+  Strides out;
+  out.reserve(values.size());
+  for (int64_t value : values)
+    out.push_back(SymExpr::constant(value));
+  return out;
+}
+
+bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
+const Arg* argument(const Node& node, size_t index, std::string_view name) {
+  return index < node.args().size() ? &node.args()[index] : node.kwarg(name);
+}
+
+std::optional<SymExpr> intValue(const Arg& arg) {
+  if (arg.kind == ArgKind::Int)
+    return SymExpr::constant(arg.integer);
+  if (arg.isNode() && arg.node()->type().kind == TypeAnnotation::Kind::Sym)
+    return arg.node()->type().sym;
+  return std::nullopt;
+}
+
+std::optional<SymExpr> intArgument(const Node& node, size_t index, std::string_view name,
+                                   std::optional<int64_t> fallback) {
+  const Arg* arg = argument(node, index, name);
+  if (!arg || arg->kind == ArgKind::None)
+    return fallback ? std::optional<SymExpr>(SymExpr::constant(*fallback)) : std::nullopt;
+  return intValue(*arg);
+}
+
+std::optional<Strides> intListArgument(const Node& node, size_t index, std::string_view name) {
+  const Arg* arg = argument(node, index, name);
+  if (!arg || (arg->kind != ArgKind::List && arg->kind != ArgKind::Tuple))
+    return std::nullopt;
+  Strides out;
+  for (const Arg& element : arg->children()) {
+    std::optional<SymExpr> value = intValue(element);
+    if (!value)
+      return std::nullopt;
+    out.push_back(*value);
+  }
+  return out;
+}
+
+/// A dimension index with Python's negative indexing, checked against the rank.
+std::optional<size_t> dimension(std::optional<SymExpr> dim, size_t rank) {
+  std::optional<int64_t> d = dim ? dim->constantValue() : std::nullopt;
+  if (!d)
+    return std::nullopt;
+  int64_t r = static_cast<int64_t>(rank);
+  int64_t wrapped = *d < 0 ? *d + r : *d;
+  if (wrapped < 0 || wrapped >= std::max<int64_t>(r, 1))
+    return std::nullopt;
+  return static_cast<size_t>(wrapped);
+}
+
+std::optional<MemoryFormat> memoryFormatArgument(const Node& node, MemoryFormat fallback) {
+  const Arg* arg = node.kwarg("memory_format");
+  if (!arg || arg->kind == ArgKind::None)
+    return fallback;
+  if (arg->kind != ArgKind::MemoryFormat)
+    return std::nullopt;
+  return arg->memoryFormat();
+}
+
+/// PyTorch's is_contiguous for memory format `order` (innermost dimension first): sizes of 1
+/// say nothing; nullopt when symbolic strides leave it open.
+std::optional<bool> denseInOrder(SymContext& sym, std::span<const SymExpr> sizes,
+                                 std::span<const SymExpr> strides, std::span<const size_t> order) {
+  if (sameList(strides, stridesInOrder(sym, sizes, order)))
+    return true;
+  std::optional<Constants> size = constants(sizes), stride = constants(strides);
+  if (!size || !stride)
+    return std::nullopt;
+  if (std::find(size->begin(), size->end(), 0) != size->end())
+    return true;
+  int64_t expected = 1;
+  for (size_t d : order) {
+    if ((*size)[d] == 1)
+      continue;
+    if ((*stride)[d] != expected)
+      return false;
+    expected *= (*size)[d];
+  }
+  return true;
+}
+
+std::vector<size_t> rowMajorOrder(size_t rank) {
+  std::vector<size_t> order(rank);
+  std::iota(order.rbegin(), order.rend(), 0);
+  return order;
+}
+
+constexpr size_t kChannelsLast2d[] = {1, 3, 2, 0};
+constexpr size_t kChannelsLast3d[] = {1, 4, 3, 2, 0};
+
+/// PyTorch's is_channels_last_strides_2d/3d (what suggest_memory_format asks), constants only.
+std::optional<bool> channelsLastLike(std::span<const SymExpr> sizes,
+                                     std::span<const SymExpr> strides) {
+  if (sizes.size() != 4 && sizes.size() != 5)
+    return false;
+  std::optional<Constants> size = constants(sizes), stride = constants(strides);
+  if (!size || !stride)
+    return std::nullopt;
+  if ((*stride)[1] == 0)
+    return false;
+  std::span<const size_t> order =
+      sizes.size() == 4 ? std::span<const size_t>(kChannelsLast2d) : kChannelsLast3d;
+  int64_t min = 0;
+  for (size_t d : order) {
+    if ((*size)[d] == 0 || (*stride)[d] < min)
+      return false;
+    if (d == 0 && min == (*stride)[1])
+      return false;
+    min = (*stride)[d];
+    if ((*size)[d] > 1)
+      min *= (*size)[d];
+  }
+  return true;
+}
+
+/// suggest_memory_format: ChannelsLast(3d) for channels-last-like strides, else Contiguous.
+std::optional<MemoryFormat> suggestedFormat(const Layout& layout) {
+  if (!layout.strides)
+    return std::nullopt;
+  std::optional<bool> channelsLast = channelsLastLike(layout.sizes, *layout.strides);
+  if (!channelsLast)
+    return std::nullopt;
+  if (!*channelsLast)
+    return MemoryFormat::Contiguous;
+  return layout.sizes.size() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
+}
+
+std::optional<Strides> formatStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                                     MemoryFormat format) {
+  switch (format) {
+  case MemoryFormat::Contiguous:
+    return contiguousStrides(sym, sizes);
+  case MemoryFormat::ChannelsLast:
+    if (sizes.size() != 4)
+      return std::nullopt;
+    return stridesInOrder(sym, sizes, kChannelsLast2d);
+  case MemoryFormat::ChannelsLast3d:
+    if (sizes.size() != 5)
+      return std::nullopt;
+    return stridesInOrder(sym, sizes, kChannelsLast3d);
+  case MemoryFormat::Preserve:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// One TensorIterator input: its sizes and strides.
+struct Operand {
+  std::span<const SymExpr> sizes;
+  std::span<const SymExpr> strides;
+};
+
+/// TensorIterator's allocation of its output when the fast setup does not apply: dimensions
+/// ordered by the inputs' strides (reorder_dimensions), broadcast dimensions ignored, and the
+/// output laid out densely in that order. Constants only.
+std::optional<Strides> permutedOutputStrides(std::span<const SymExpr> outSizes,
+                                             std::span<const Operand> operands) {
+  std::optional<Constants> shape = constants(outSizes);
+  if (!shape)
+    return std::nullopt;
+  const size_t rank = shape->size();
+  std::vector<Constants> strides;
+  for (const Operand& operand : operands) {
+    std::optional<Constants> size = constants(operand.sizes), stride = constants(operand.strides);
+    if (!size || !stride || size->size() > rank)
+      return std::nullopt;
+    Constants expanded(rank, 0);
+    size_t offset = rank - size->size();
+    for (size_t i = 0; i < size->size(); ++i)
+      expanded[offset + i] = (*size)[i] == 1 && (*shape)[offset + i] != 1 ? 0 : (*stride)[i];
+    strides.push_back(std::move(expanded));
+  }
+  if (rank <= 1)
+    return toStrides(Constants(rank, 1));
+  // perm[0] is the innermost dimension.
+  std::vector<size_t> perm(rank);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  auto shouldSwap = [&](size_t dim0, size_t dim1) {
+    for (const Constants& stride : strides) {
+      int64_t stride0 = stride[dim0], stride1 = stride[dim1];
+      if (stride0 == 0 || stride1 == 0)
+        continue;
+      if (stride0 < stride1)
+        return -1;
+      if (stride0 > stride1)
+        return 1;
+      if ((*shape)[dim0] > (*shape)[dim1])
+        return 1;
+    }
+    return 0;
+  };
+  for (size_t i = 1; i < rank; ++i) {
+    size_t dim1 = i;
+    for (size_t j = 1; j <= i; ++j) {
+      size_t dim0 = i - j;
+      int comparison = shouldSwap(perm[dim0], perm[dim1]);
+      if (comparison > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (comparison < 0) {
+        break;
+      }
+    }
+  }
+  bool inverted = true;
+  for (size_t j = 0; j < rank; ++j)
+    inverted = inverted && perm[j] == rank - j - 1;
+  Constants out(rank);
+  if (inverted) { // contiguous, whose strides treat size 0 as 1
+    int64_t next = 1;
+    for (size_t d = rank; d-- > 0;) {
+      out[d] = next;
+      next *= std::max<int64_t>((*shape)[d], 1);
+    }
+    return toStrides(out);
+  }
+  int64_t next = 1; // compatible_stride: no max with 1 here
+  for (size_t dim : perm) {
+    out[dim] = next;
+    next *= (*shape)[dim];
+  }
+  return toStrides(out);
+}
+
+/// TensorIterator's output strides for a pointwise op over `operands`. `scalarOperands`: the op
+/// also gets Python numbers as operands (wrapped 0-dim tensors), which only matter by turning
+/// the fast setup off.
+std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr> outSizes,
+                                        std::span<const Operand> operands, bool scalarOperands) {
+  std::optional<Strides> permuted = permutedOutputStrides(outSizes, operands);
+  bool sameShape = !operands.empty() &&
+                   std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
+                     return sameList(operand.sizes, outSizes);
+                   });
+  if (!sameShape) {
+    if (permuted)
+      return permuted;
+    // Symbolic: inputs that are all contiguous (broadcast or not) give a contiguous output.
+    std::vector<size_t> order;
+    for (const Operand& operand : operands) {
+      order = rowMajorOrder(operand.sizes.size());
+      if (!sameList(operand.strides, contiguousStrides(sym, operand.sizes)))
+        return std::nullopt;
+    }
+    return contiguousStrides(sym, outSizes);
+  }
+  // The fast setup: all contiguous, all channels-last, or all dense with equal strides.
+  std::optional<Strides> fast;
+  std::vector<size_t> rowMajor = rowMajorOrder(outSizes.size());
+  auto all = [&](auto&& predicate) -> std::optional<bool> {
+    bool result = true;
+    for (const Operand& operand : operands) {
+      std::optional<bool> one = predicate(operand);
+      if (!one)
+        return std::nullopt;
+      result = result && *one;
+    }
+    return result;
+  };
+  std::optional<bool> contiguous =
+      all([&](const Operand& o) { return denseInOrder(sym, o.sizes, o.strides, rowMajor); });
+  if (!contiguous)
+    return std::nullopt;
+  std::optional<bool> channelsLast = false;
+  if (!*contiguous && outSizes.size() == 4)
+    channelsLast = all(
+        [&](const Operand& o) { return denseInOrder(sym, o.sizes, o.strides, kChannelsLast2d); });
+  if (!channelsLast)
+    return std::nullopt;
+  if (*contiguous) {
+    fast = contiguousStrides(sym, outSizes);
+  } else if (*channelsLast) {
+    fast = stridesInOrder(sym, outSizes, kChannelsLast2d);
+  } else {
+    std::optional<bool> dense = all([&](const Operand& o) {
+      return LayoutAnalysis::isNonOverlappingAndDense(sym, o.sizes, o.strides);
+    });
+    if (!dense)
+      return std::nullopt;
+    bool sameStrides = std::all_of(operands.begin(), operands.end(), [&](const Operand& o) {
+      return sameList(o.strides, operands.back().strides);
+    });
+    if (*dense && sameStrides)
+      fast = Strides(operands.front().strides.begin(), operands.front().strides.end());
+  }
+  if (!scalarOperands)
+    return fast ? fast : permuted;
+  // With a number among the operands the fast setup is off: the permuted layout, where known.
+  if (permuted)
+    return permuted;
+  return fast && *contiguous ? fast : std::nullopt;
+}
+
+/// The tensor arguments of a call, in order, with their layouts; nullopt when one has none.
+/// `numbers`: whether a positional argument is a Python number.
+std::optional<std::vector<const Layout*>>
+tensorArguments(const Node& node, const ArgumentLayouts& layouts, bool& numbers) {
+  std::vector<const Layout*> out;
+  numbers = false;
+  auto visit = [&](const Arg& arg) -> bool {
+    if (arg.kind == ArgKind::Int || arg.kind == ArgKind::Float || arg.kind == ArgKind::Bool) {
+      numbers = true;
+      return true;
+    }
+    if (!arg.isNode())
+      return true;
+    const Node* value = arg.node();
+    if (value->type().kind == TypeAnnotation::Kind::Sym)
+      return true;
+    const Layout* layout = layouts.layoutOf(value);
+    if (!layout || !layout->strides)
+      return false;
+    out.push_back(layout);
+    return true;
+  };
+  for (const Arg& arg : node.args())
+    if (!visit(arg))
+      return std::nullopt;
+  for (const KwArg& kwarg : node.kwargs()) {
+    if (kwarg.name == "alpha" || kwarg.name == "rounding_mode" || kwarg.name == "approximate" ||
+        kwarg.name == "value")
+      continue; // parameters, not operands
+    bool ignored = false;
+    std::swap(ignored, numbers);
+    if (!visit(kwarg.value))
+      return std::nullopt;
+    std::swap(ignored, numbers);
+    numbers = numbers || ignored;
+  }
+  return out;
+}
+
+std::optional<Strides> inferPointwise(SymContext& sym, const Node& node,
+                                      std::span<const SymExpr> sizes,
+                                      const ArgumentLayouts& layouts) {
+  bool numbers = false;
+  std::optional<std::vector<const Layout*>> inputs = tensorArguments(node, layouts, numbers);
+  if (!inputs || inputs->empty())
+    return std::nullopt;
+  if (node.target()->opName == "rsub" && inputs->size() >= 2)
+    std::swap((*inputs)[0], (*inputs)[1]);
+  std::vector<Operand> operands;
+  for (const Layout* input : *inputs)
+    operands.push_back({input->sizes, *input->strides});
+  return pointwiseStrides(sym, sizes, operands, numbers);
+}
+
+/// The layout of argument `index` (positional) when it is a tensor with known strides.
+const Layout* knownInput(const Node& node, size_t index, const ArgumentLayouts& layouts) {
+  if (index >= node.args().size() || !node.args()[index].isNode())
+    return nullptr;
+  const Layout* layout = layouts.layoutOf(node.args()[index].node());
+  return layout && layout->strides ? layout : nullptr;
+}
+
+std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<const SymExpr> sizes,
+                                 const ArgumentLayouts& layouts) {
+  std::string_view name = node.target()->opName;
+  if (name == "as_strided" || name == "empty_strided" || name == "_reshape_alias")
+    return intListArgument(node, 2 - (name == "empty_strided"), "stride");
+  const Layout* input = knownInput(node, 0, layouts);
+  if (!input)
+    return std::nullopt;
+  std::span<const SymExpr> in = *input->strides;
+  const size_t rank = input->sizes.size();
+  if (name == "alias" || name == "detach" || name == "lift_fresh" || name == "narrow")
+    return Strides(in.begin(), in.end());
+  if (name == "permute") {
+    std::optional<Strides> dims = intListArgument(node, 1, "dims");
+    if (!dims || dims->size() != rank)
+      return std::nullopt;
+    Strides out;
+    for (const SymExpr& dim : *dims) {
+      std::optional<size_t> d = dimension(dim, rank);
+      if (!d)
+        return std::nullopt;
+      out.push_back(in[*d]);
+    }
+    return out;
+  }
+  if (name == "transpose" || name == "swapaxes" || name == "swapdims" || name == "t") {
+    Strides out(in.begin(), in.end());
+    if (name == "t" && rank < 2)
+      return out;
+    std::optional<size_t> a = name == "t" ? 0 : dimension(intArgument(node, 1, "dim0", {}), rank);
+    std::optional<size_t> b = name == "t" ? 1 : dimension(intArgument(node, 2, "dim1", {}), rank);
+    if (!a || !b)
+      return std::nullopt;
+    std::swap(out[*a], out[*b]);
+    return out;
+  }
+  if (name == "expand" || name == "expand_as") {
+    if (sizes.size() < rank)
+      return std::nullopt;
+    size_t offset = sizes.size() - rank;
+    Strides out(offset, SymExpr::constant(0));
+    for (size_t i = 0; i < rank; ++i) {
+      if (input->sizes[i] == sizes[offset + i])
+        out.push_back(in[i]);
+      else if (input->sizes[i] == SymExpr::constant(1))
+        out.push_back(SymExpr::constant(0));
+      else
+        return std::nullopt;
+    }
+    return out;
+  }
+  if (name == "unsqueeze") {
+    std::optional<size_t> d = dimension(intArgument(node, 1, "dim", {}), rank + 1);
+    if (!d)
+      return std::nullopt;
+    Strides out(in.begin(), in.end());
+    SymExpr stride = *d >= rank ? SymExpr::constant(1) : sym.mul(input->sizes[*d], in[*d]);
+    out.insert(out.begin() + static_cast<std::ptrdiff_t>(*d), stride);
+    return out;
+  }
+  if (name == "select") {
+    std::optional<size_t> d = dimension(intArgument(node, 1, "dim", {}), rank);
+    if (!d || rank == 0)
+      return std::nullopt;
+    Strides out(in.begin(), in.end());
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(*d));
+    return out;
+  }
+  if (name == "slice") {
+    std::optional<size_t> d = dimension(intArgument(node, 1, "dim", 0), rank);
+    std::optional<SymExpr> step = intArgument(node, 4, "step", 1);
+    if (!d || !step)
+      return std::nullopt;
+    Strides out(in.begin(), in.end());
+    out[*d] = sym.mul(out[*d], *step);
+    return out;
+  }
+  if (name == "squeeze") {
+    // Which dimensions go: the annotated sizes say, where the sizes that could go are 1.
+    if (sizes.size() == rank)
+      return Strides(in.begin(), in.end());
+    Strides out;
+    size_t kept = 0;
+    for (size_t i = 0; i < rank; ++i) {
+      if (kept < sizes.size() && input->sizes[i] == sizes[kept] &&
+          (input->sizes[i] != SymExpr::constant(1) || rank - i == sizes.size() - kept)) {
+        out.push_back(in[i]);
+        ++kept;
+      } else if (input->sizes[i] != SymExpr::constant(1)) {
+        return std::nullopt;
+      }
+    }
+    if (kept != sizes.size())
+      return std::nullopt;
+    return out;
+  }
+  if (name == "view" || name == "_unsafe_view" || name == "view_as" || name == "reshape" ||
+      name == "flatten" || name == "unflatten") {
+    std::optional<Strides> view = viewStrides(sym, input->sizes, in, sizes);
+    if (view)
+      return view;
+    bool copies = name == "reshape" || name == "flatten";
+    std::optional<Constants> constantSizes = constants(input->sizes);
+    std::optional<Constants> constantStrides = constants(in);
+    // No view exists: reshape copies into a contiguous tensor (view would fail).
+    if (copies && constantSizes && constantStrides)
+      return contiguousStrides(sym, sizes);
+    return std::nullopt;
+  }
+  if (name == "contiguous") {
+    std::optional<MemoryFormat> format = memoryFormatArgument(node, MemoryFormat::Contiguous);
+    if (!format || *format == MemoryFormat::Preserve)
+      return std::nullopt;
+    std::optional<Strides> target = formatStrides(sym, sizes, *format);
+    if (!target)
+      return std::nullopt;
+    std::vector<size_t> order = rowMajorOrder(rank);
+    std::span<const size_t> formatOrder =
+        *format == MemoryFormat::Contiguous     ? std::span<const size_t>(order)
+        : *format == MemoryFormat::ChannelsLast ? std::span<const size_t>(kChannelsLast2d)
+                                                : std::span<const size_t>(kChannelsLast3d);
+    std::optional<bool> already = denseInOrder(sym, input->sizes, in, formatOrder);
+    if (!already)
+      return std::nullopt;
+    return *already ? Strides(in.begin(), in.end()) : *target;
+  }
+  return std::nullopt;
+}
+
+std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
+                                       std::span<const SymExpr> sizes,
+                                       const ArgumentLayouts& layouts) {
+  std::string_view name = node.target()->opName;
+  if (contains(kContiguousResults, name))
+    return contiguousStrides(sym, sizes);
+  if (contains(kFactories, name)) {
+    std::optional<MemoryFormat> format = memoryFormatArgument(node, MemoryFormat::Contiguous);
+    if (!format || *format == MemoryFormat::Preserve)
+      return std::nullopt;
+    return formatStrides(sym, sizes, *format);
+  }
+  if (contains(kLikes, name)) {
+    const Layout* input = knownInput(node, 0, layouts);
+    std::optional<MemoryFormat> format = memoryFormatArgument(node, MemoryFormat::Preserve);
+    if (!format)
+      return std::nullopt;
+    if (*format != MemoryFormat::Preserve)
+      return formatStrides(sym, sizes, *format);
+    if (!input || !sameList(input->sizes, sizes))
+      return std::nullopt;
+    return LayoutAnalysis::cloneStrides(sym, *input, MemoryFormat::Preserve);
+  }
+  if (name == "cat") {
+    // cat_compute_output_memory_format: contiguous unless every input suggests one
+    // channels-last format; below four dimensions nothing suggests one.
+    if (sizes.size() != 4 && sizes.size() != 5)
+      return contiguousStrides(sym, sizes);
+    const Arg* tensors = argument(node, 0, "tensors");
+    if (!tensors || tensors->kind != ArgKind::List)
+      return std::nullopt;
+    for (const Arg& element : tensors->children()) {
+      const Layout* input = element.isNode() ? layouts.layoutOf(element.node()) : nullptr;
+      std::optional<MemoryFormat> format = input ? suggestedFormat(*input) : std::nullopt;
+      if (format == MemoryFormat::Contiguous)
+        return contiguousStrides(sym, sizes);
+    }
+    return std::nullopt;
+  }
+  if (name == "convolution" || name == "_convolution") {
+    // Every backend gives a contiguous result when neither input nor weight suggests
+    // channels-last; otherwise backends differ.
+    const Layout* input = knownInput(node, 0, layouts);
+    const Layout* weight = knownInput(node, 1, layouts);
+    if (!input || !weight || suggestedFormat(*input) != MemoryFormat::Contiguous ||
+        suggestedFormat(*weight) != MemoryFormat::Contiguous)
+      return std::nullopt;
+    return contiguousStrides(sym, sizes);
+  }
+  return std::nullopt;
+}
+
+/// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
+/// (SymContext::sizeLowerBound) make it at least 1, so that `s0` is not written `Max(1, s0)`.
+SymExpr atLeastOne(SymContext& sym, SymExpr size) {
+  std::optional<int64_t> bound = sym.sizeLowerBound(size);
+  if (bound && *bound >= 1)
+    return size;
+  return sym.max(size, SymExpr::constant(1));
+}
+
+} // namespace
+
+std::vector<SymExpr> contiguousStrides(SymContext& sym, std::span<const SymExpr> sizes) {
+  std::vector<SymExpr> strides(sizes.size());
+  SymExpr running = SymExpr::constant(1);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    running = sym.mul(running, atLeastOne(sym, sizes[i]));
+  }
+  return strides;
+}
+
+std::vector<SymExpr> stridesInOrder(SymContext& sym, std::span<const SymExpr> sizes,
+                                    std::span<const size_t> order) {
+  std::vector<SymExpr> strides(sizes.size());
+  SymExpr running = SymExpr::constant(1);
+  for (size_t dim : order) {
+    strides[dim] = running;
+    running = sym.mul(running, atLeastOne(sym, sizes[dim]));
+  }
+  return strides;
+}
+
+std::optional<std::vector<SymExpr>> viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                                                std::span<const SymExpr> strides,
+                                                std::span<const SymExpr> newSizes) {
+  std::optional<Constants> oldShape = constants(sizes), oldStride = constants(strides);
+  std::optional<Constants> newShape = constants(newSizes);
+  if (!oldShape || !oldStride || !newShape) {
+    // Symbolic: a contiguous tensor views as the contiguous strides of any shape.
+    if (sameList(strides, contiguousStrides(sym, sizes)))
+      return contiguousStrides(sym, newSizes);
+    return std::nullopt;
+  }
+  const size_t newRank = newShape->size();
+  if (oldShape->empty())
+    return toStrides(Constants(newRank, 1));
+  int64_t numel = 1;
+  for (int64_t size : *oldShape)
+    numel *= size;
+  if (numel == 0 && *oldShape == *newShape)
+    return toStrides(*oldStride);
+  Constants newStride(newRank);
+  if (numel == 0) {
+    for (size_t d = newRank; d-- > 0;)
+      newStride[d] =
+          d + 1 == newRank ? 1 : std::max<int64_t>((*newShape)[d + 1], 1) * newStride[d + 1];
+    return toStrides(newStride);
+  }
+  int64_t viewD = static_cast<int64_t>(newRank) - 1;
+  int64_t chunkBaseStride = oldStride->back();
+  int64_t tensorNumel = 1, viewNumel = 1;
+  for (int64_t tensorD = static_cast<int64_t>(oldShape->size()) - 1; tensorD >= 0; --tensorD) {
+    tensorNumel *= (*oldShape)[tensorD];
+    if (tensorD == 0 || ((*oldShape)[tensorD - 1] != 1 &&
+                         (*oldStride)[tensorD - 1] != tensorNumel * chunkBaseStride)) {
+      while (viewD >= 0 && (viewNumel < tensorNumel || (*newShape)[viewD] == 1)) {
+        newStride[viewD] = viewNumel * chunkBaseStride;
+        viewNumel *= (*newShape)[viewD];
+        --viewD;
+      }
+      if (viewNumel != tensorNumel)
+        return std::nullopt;
+      if (tensorD > 0) {
+        chunkBaseStride = (*oldStride)[tensorD - 1];
+        tensorNumel = 1;
+        viewNumel = 1;
+      }
+    }
+  }
+  if (viewD != -1)
+    return std::nullopt;
+  return toStrides(newStride);
+}
+
+std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& node,
+                                                 std::span<const SymExpr> sizes,
+                                                 const ArgumentLayouts& arguments) {
+  if (!node.isCall())
+    return std::nullopt;
+  const Target& target = *node.target();
+  if (target.kind != Target::Kind::Op || target.opNamespace != "aten")
+    return std::nullopt;
+  if (contains(kPointwise, target.opName))
+    return inferPointwise(sym, node, sizes, arguments);
+  if (std::optional<Strides> view = inferView(sym, node, sizes, arguments))
+    return view;
+  return inferAllocation(sym, node, sizes, arguments);
+}
+
+std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const Node& producer,
+                                                        int64_t index,
+                                                        std::span<const SymExpr> sizes,
+                                                        const ArgumentLayouts& arguments) {
+  if (!producer.isCall() || index < 0)
+    return std::nullopt;
+  const Target& target = *producer.target();
+  if (target.kind != Target::Kind::Op || target.opNamespace != "aten")
+    return std::nullopt;
+  std::string_view name = target.opName;
+  if (contains(kContiguousResults, name))
+    return contiguousStrides(sym, sizes);
+  const Layout* input = knownInput(producer, 0, arguments);
+  if (!input)
+    return std::nullopt;
+  std::span<const SymExpr> in = *input->strides;
+  if (name == "split" || name == "split_with_sizes" || name == "unsafe_split" ||
+      name == "unsafe_split_with_sizes" || name == "chunk")
+    return sizes.size() == in.size() ? std::optional<Strides>(Strides(in.begin(), in.end()))
+                                     : std::nullopt;
+  if (name == "unbind") {
+    std::optional<size_t> d = dimension(intArgument(producer, 1, "dim", 0), in.size());
+    if (!d)
+      return std::nullopt;
+    Strides out(in.begin(), in.end());
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(*d));
+    return out;
+  }
+  return std::nullopt;
+}
+
+} // namespace declone::detail

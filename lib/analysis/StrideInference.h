@@ -1,0 +1,50 @@
+// Strides of values whose annotation prints none, by the rules of the kernels that make them.
+#pragma once
+
+#include "declone/analysis/LayoutAnalysis.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace declone::detail {
+
+/// Where the rules read the layouts of a node's arguments.
+class ArgumentLayouts {
+public:
+  virtual ~ArgumentLayouts() = default;
+  /// nullptr when the value has no layout (or none yet: the caller then asks again later).
+  [[nodiscard]] virtual const Layout* layoutOf(const Node* node) const = 0;
+};
+
+/// The strides PyTorch gives the result of `node` (an aten call; `sizes` its annotated sizes):
+/// by exact rules for views (permute, transpose, expand, view and reshape's stride
+/// computation, ...), TensorIterator's output layout for pointwise ops, contiguous results of
+/// reductions and the matmul family, convolution and cat by their memory formats, factories
+/// and `*_like` by their memory_format. nullopt where no rule decides them.
+[[nodiscard]] std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& node,
+                                                               std::span<const SymExpr> sizes,
+                                                               const ArgumentLayouts& arguments);
+
+/// The strides of element `index` of the tuple or list aten call `producer` returns (split,
+/// chunk and unbind pieces are views of their input; reductions' and layer_norm's elements are
+/// contiguous), or nullopt.
+[[nodiscard]] std::optional<std::vector<SymExpr>>
+inferElementStrides(SymContext& sym, const Node& producer, int64_t index,
+                    std::span<const SymExpr> sizes, const ArgumentLayouts& arguments);
+
+/// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).
+[[nodiscard]] std::vector<SymExpr> contiguousStrides(SymContext& sym,
+                                                     std::span<const SymExpr> sizes);
+/// Strides of a dense layout whose dimensions are laid out in `order` (innermost first).
+[[nodiscard]] std::vector<SymExpr> stridesInOrder(SymContext& sym, std::span<const SymExpr> sizes,
+                                                  std::span<const size_t> order);
+/// PyTorch's computeStride: the strides of `sizes`/`strides` viewed as `newSizes`, or nullopt
+/// when no view exists (view fails; reshape copies). Constant layouts, or a symbolic one that is
+/// exactly contiguous.
+[[nodiscard]] std::optional<std::vector<SymExpr>> viewStrides(SymContext& sym,
+                                                              std::span<const SymExpr> sizes,
+                                                              std::span<const SymExpr> strides,
+                                                              std::span<const SymExpr> newSizes);
+
+} // namespace declone::detail
