@@ -334,6 +334,26 @@ const Layout* LayoutAnalysis::layout(const Node* node) const {
   return impl_->layout(node);
 }
 
+std::optional<std::vector<SymExpr>> LayoutAnalysis::stridesFromInputs(const Node* node) const {
+  if (!node->isCall() || node->type().kind != TypeAnnotation::Kind::Tensor)
+    return std::nullopt;
+  // Compute what the rules will ask for first, then ask with this node as the one computed.
+  const Impl& impl = *impl_;
+  node->forEachInput([&](const Node* input) { (void)impl.layout(input); });
+  if (node->target()->isOperator("getitem") && !node->args().empty() && node->args()[0].isNode())
+    node->args()[0].node()->forEachInput([&](const Node* input) { (void)impl.layout(input); });
+  impl.computing_ = node;
+  impl.missing_ = nullptr;
+  std::optional<std::span<const SymExpr>> strides =
+      impl.inferredStrides(node, impl.simplifyForSizes(node->type().tensor->sizes));
+  bool complete = impl.missing_ == nullptr;
+  impl.computing_ = nullptr;
+  impl.missing_ = nullptr;
+  if (!strides || !complete)
+    return std::nullopt;
+  return std::vector<SymExpr>(strides->begin(), strides->end());
+}
+
 const Layout* LayoutAnalysis::Impl::layout(const Node* node) const {
   if (memo_[node->order()] == kNotComputed)
     computeWithInputs(node);
@@ -467,6 +487,14 @@ LayoutAnalysis::Impl::inferredStrides(const Node* node, std::span<const SymExpr>
   }
   if (!node->isCall())
     return std::nullopt;
+  // An in-place or out= op returns the very tensor it wrote: its strides (an op that changes
+  // them in place marks the layout, see inherited_).
+  if (const Node* same = detail::sameTensorAs(effects_, node)) {
+    const Layout* layout = input(same);
+    if (!layout || !layout->strides)
+      return std::nullopt;
+    return layout->strides;
+  }
   std::optional<std::vector<SymExpr>> strides;
   if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
       node->args()[0].isNode() && node->args()[0].node()->isCall() &&

@@ -68,6 +68,16 @@ constexpr std::string_view kContiguousResults[] = {"sum",
                                                    "gather",
                                                    "native_layer_norm"};
 
+/// Batch norm and its gradient: element 0 in the input's suggested memory format.
+constexpr std::string_view kBatchNorms[] = {
+    "native_batch_norm", "_native_batch_norm_legit", "_native_batch_norm_legit_functional",
+    "_native_batch_norm_legit_no_training", "native_batch_norm_backward"};
+
+/// Pooling ops whose result takes the input's suggested memory format.
+constexpr std::string_view kPooling[] = {"avg_pool2d", "_adaptive_avg_pool2d",
+                                         "avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
+                                         "max_pool2d_with_indices_backward"};
+
 /// Factories: contiguous unless a memory_format says otherwise.
 constexpr std::string_view kFactories[] = {
     "empty",   "zeros",     "ones",      "full",     "arange",   "scalar_tensor", "rand", "randn",
@@ -581,6 +591,24 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
   return std::nullopt;
 }
 
+/// The strides of a fresh tensor in the memory format `like` suggests (a kernel's
+/// `empty_like(x, x.suggest_memory_format())`), or nullopt.
+std::optional<Strides> suggestedStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                                        const Layout* like) {
+  std::optional<MemoryFormat> format = like ? suggestedFormat(*like) : std::nullopt;
+  return format ? formatStrides(sym, sizes, *format) : std::nullopt;
+}
+
+/// Convolution's result (and its gradients') layout: contiguous on every backend when neither
+/// input nor weight suggests channels-last; otherwise backends differ.
+std::optional<Strides> convolutionStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                                          const Layout* input, const Layout* weight) {
+  if (!input || !weight || suggestedFormat(*input) != MemoryFormat::Contiguous ||
+      suggestedFormat(*weight) != MemoryFormat::Contiguous)
+    return std::nullopt;
+  return contiguousStrides(sym, sizes);
+}
+
 std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
                                        std::span<const SymExpr> sizes,
                                        const ArgumentLayouts& layouts) {
@@ -620,16 +648,12 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
     }
     return std::nullopt;
   }
-  if (name == "convolution" || name == "_convolution") {
-    // Every backend gives a contiguous result when neither input nor weight suggests
-    // channels-last; otherwise backends differ.
-    const Layout* input = knownInput(node, 0, layouts);
-    const Layout* weight = knownInput(node, 1, layouts);
-    if (!input || !weight || suggestedFormat(*input) != MemoryFormat::Contiguous ||
-        suggestedFormat(*weight) != MemoryFormat::Contiguous)
-      return std::nullopt;
-    return contiguousStrides(sym, sizes);
-  }
+  if (name == "convolution" || name == "_convolution")
+    return convolutionStrides(sym, sizes, knownInput(node, 0, layouts),
+                              knownInput(node, 1, layouts));
+  // Pooling: the input's suggested format (a backward's input is its second argument).
+  if (contains(kPooling, name))
+    return suggestedStrides(sym, sizes, knownInput(node, name.ends_with("backward"), layouts));
   return std::nullopt;
 }
 
@@ -744,6 +768,20 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
   std::string_view name = target.opName;
   if (contains(kContiguousResults, name))
     return contiguousStrides(sym, sizes);
+  // Batch norm's output (and gradient) takes its input's suggested format; the statistics are
+  // one-dimensional.
+  if (contains(kBatchNorms, name))
+    return index == 0 ? suggestedStrides(
+                            sym, sizes, knownInput(producer, name.ends_with("backward"), arguments))
+                      : std::optional<Strides>(contiguousStrides(sym, sizes));
+  if (name == "max_pool2d_with_indices" || name == "max_pool3d_with_indices")
+    return suggestedStrides(sym, sizes, knownInput(producer, 0, arguments));
+  if (name == "convolution_backward") {
+    if (index == 2)
+      return contiguousStrides(sym, sizes);
+    return convolutionStrides(sym, sizes, knownInput(producer, 1, arguments),
+                              knownInput(producer, 2, arguments));
+  }
   const Layout* input = knownInput(producer, 0, arguments);
   if (!input)
     return std::nullopt;

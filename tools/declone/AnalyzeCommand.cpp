@@ -6,6 +6,7 @@
 #include "Input.h"
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/analysis/LayoutAnalysis.h"
+#include "declone/transforms/AnnotateLayouts.h"
 
 #include <iostream>
 #include <map>
@@ -108,6 +109,25 @@ void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
     analyzeModule(*child, nested, fileName, out, remarks);
 }
 
+/// --check-annotations: one `FILE:LINE: warning:` line per contradiction, then a count.
+int checkFileAnnotations(const GraphFile& file, const CloneFlags& flags, std::string_view name) {
+  AnnotateLayoutsOptions options;
+  options.schemas = &flags.schemas();
+  options.assumeDenseInputs = flags.assumeDenseInputs;
+  size_t conflicts = 0;
+  for (const auto& module : file.modules) {
+    for (const AnnotationConflict& conflict : checkAnnotations(*module, options)) {
+      ++conflicts;
+      std::cout << name << ':' << conflict.node->line() << ": warning: " << conflict.node->name()
+                << " prints strides " << conflict.printed << ", but "
+                << conflict.node->target()->qualifiedName << " gives " << conflict.inferred << '\n';
+    }
+  }
+  std::cout << conflicts << (conflicts == 1 ? " annotation contradicts" : " annotations contradict")
+            << " inference\n";
+  return kSuccess;
+}
+
 } // namespace
 
 int runAnalyze(std::span<const std::string_view> args) {
@@ -121,6 +141,11 @@ int runAnalyze(std::span<const std::string_view> args) {
   flags.addTo(parser);
   parser.option("--dot", "OUT.dot",
                 "also write the graph to OUT.dot for Graphviz, clones coloured by decision", &dot);
+  bool checkOnly = false;
+  parser.flag("--check-annotations",
+              "instead, list the nodes whose printed strides contradict the strides inferred\n"
+              "                          from their inputs (stale metadata, hand-edited dumps)",
+              &checkOnly);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (dot == "-") {
@@ -135,6 +160,8 @@ int runAnalyze(std::span<const std::string_view> args) {
   if (!file)
     return kBadInput;
   warnMisspelledOps(*file, flags.schemas(), displayName(inputs[0]));
+  if (checkOnly)
+    return checkFileAnnotations(*file, flags, displayName(inputs[0]));
   std::string out;
   std::vector<Remark> remarks;
   for (auto& module : file->modules) {

@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "Input.h"
 #include "declone/io/Writer.h"
+#include "declone/transforms/AnnotateLayouts.h"
 
 #include <iostream>
 
@@ -14,11 +15,28 @@ int runPrint(std::span<const std::string_view> args) {
   ArgumentParser parser("print", "Parse an FX graph dump and write it back in canonical form.");
   parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
   parser.option("-o|--output", "OUT", "write to OUT instead of standard output", &output);
+  bool annotate = false, assumeDense = false;
+  parser.flag("--annotate",
+              "write inferred strides (and storage offsets other than 0) into the annotations\n"
+              "                          that print none: an old dump in today's format",
+              &annotate);
+  parser.flag("--assume-dense-inputs",
+              "with --annotate: graph inputs without strides are contiguous", &assumeDense);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
+  if (assumeDense && !annotate) {
+    reportUsageError("--assume-dense-inputs only applies with --annotate");
+    return kBadInput;
+  }
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
   if (!file)
     return kBadInput;
+  if (annotate) {
+    AnnotateLayoutsOptions options;
+    options.assumeDenseInputs = assumeDense;
+    for (auto& module : file->modules)
+      (void)annotateLayouts(*module, options);
+  }
   return writeGraph(output, *file);
 }
 

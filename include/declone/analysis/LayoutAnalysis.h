@@ -77,6 +77,11 @@ public:
   /// changed (other than clones and their sources) are inferred from the graph as it is then.
   [[nodiscard]] const Layout* layout(const Node* node) const;
 
+  /// The strides the stride rules give `node` from the layouts of its inputs, whatever its own
+  /// annotation prints (for checking printed strides); nullopt where no rule decides them or
+  /// for a graph input.
+  [[nodiscard]] std::optional<std::vector<SymExpr>> stridesFromInputs(const Node* node) const;
+
   /// The strides `clone(input, memory_format=format)` produces, or nullopt when they cannot be
   /// decided (unknown or symbolic non-dense input strides). Exposed for tests.
   [[nodiscard]] static std::optional<std::vector<SymExpr>>

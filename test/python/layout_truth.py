@@ -1,0 +1,97 @@
+"""Ground truth for layout inference: dumps that print strides, stripped of them, inferred again.
+
+For each dump, `strip` removes every stride list and storage offset from the annotations, as
+PyTorch printed them before 2.2 (`"f32[4, 5][5, 1]cpu@2"` becomes `"f32[4, 5]cpu"`); `declone
+print --annotate` infers them back; `compare` counts, per tensor annotation, whether the
+inferred strides and offset equal the printed ones, are missing (unknown), or differ (wrong).
+`decisions` runs `declone opt --remarks=json` on the full and the stripped dump and compares
+the decision of every clone.
+"""
+
+import json
+import re
+import subprocess
+
+# "DT[SIZES][STRIDES]DEVICE@OFFSET" between quotes; the strides and offset are optional.
+_ANNOTATION = re.compile(r'"([a-z0-9]+)\[([^\]]*)\]\[([^\]]*)\]([A-Za-z0-9:]*)(@[^"]*)?"')
+_ANNOTATED = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*"([a-z0-9]+\[[^"]*)"')
+
+
+def strip(text):
+    """The dump without strides and offsets (devices kept)."""
+    return _ANNOTATION.sub(lambda m: f'"{m.group(1)}[{m.group(2)}]{m.group(4)}"', text)
+
+
+def _layouts(text):
+    """[(name, strides or None, offset)] per annotated line, in order."""
+    out = []
+    for line in text.splitlines():
+        annotated = _ANNOTATED.match(line)
+        if not annotated:
+            continue
+        full = _ANNOTATION.match('"' + annotated.group(2) + '"')
+        if full:
+            offset = full.group(5)[1:] if full.group(5) else "0"
+            out.append((annotated.group(1), full.group(3), offset))
+        else:
+            out.append((annotated.group(1), None, None))
+    return out
+
+
+def run(cli, *args, stdin=None):
+    result = subprocess.run([cli, *map(str, args)], input=stdin, capture_output=True,
+                            text=True, timeout=600)
+    if result.returncode != 0:
+        raise RuntimeError(f"declone {' '.join(map(str, args))}: {result.stderr}")
+    return result.stdout
+
+
+def compare(cli, text, assume_dense=False):
+    """{'nodes', 'equal', 'unknown', 'wrong', 'examples'} over the tensor annotations of a dump
+    that prints strides (placeholders included)."""
+    truth = _layouts(run(cli, "print", "-", stdin=text))
+    flags = ["--annotate"] + (["--assume-dense-inputs"] if assume_dense else [])
+    inferred = _layouts(run(cli, "print", "-", *flags, stdin=strip(text)))
+    if [name for name, _, _ in truth] != [name for name, _, _ in inferred]:
+        raise RuntimeError("the annotated dump does not line up with the original")
+    counts = {"nodes": 0, "equal": 0, "unknown": 0, "wrong": 0, "examples": []}
+    for (name, strides, offset), (_, got, got_offset) in zip(truth, inferred):
+        if strides is None:
+            continue  # the original prints none either
+        counts["nodes"] += 1
+        if got is None:
+            counts["unknown"] += 1
+        elif (got, got_offset) == (strides, offset):
+            counts["equal"] += 1
+        else:
+            counts["wrong"] += 1
+            if len(counts["examples"]) < 10:
+                counts["examples"].append(f"{name}: [{got}]@{got_offset} != [{strides}]@{offset}")
+    return counts
+
+
+def decisions(cli, text, assume_dense=False):
+    """{'clones', 'same', 'removed_where_changed', 'decided', 'examples'}: the stripped dump's
+    decisions against the full dump's, clone by clone."""
+    def remarks(source, extra):
+        result = subprocess.run([cli, "opt", "-", "--remarks=json", *extra], input=source,
+                                capture_output=True, text=True, timeout=600)
+        if result.returncode != 0:
+            raise RuntimeError(result.stderr)
+        return [json.loads(line) for line in result.stderr.splitlines()
+                if line.startswith("{")]
+    full = remarks(text, [])
+    stripped = remarks(strip(text), ["--assume-dense-inputs"] if assume_dense else [])
+    counts = {"clones": len(full), "same": 0, "removed_where_changed": 0, "decided": 0,
+              "examples": []}
+    for a, b in zip(full, stripped):
+        if (a["decision"], a["reason"]) == (b["decision"], b["reason"]):
+            counts["same"] += 1
+        elif len(counts["examples"]) < 10:
+            counts["examples"].append(f"{a['node']}: {b['decision']} {b['reason']} "
+                                      f"!= {a['decision']} {a['reason']}")
+        if b["reason"] != "layout-unknown":
+            counts["decided"] += 1
+        if a["reason"] == "layout-changed" and b["decision"] == "removed":
+            counts["removed_where_changed"] += 1
+    return counts
