@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace declone {
 namespace {
@@ -244,6 +245,9 @@ struct LayoutAnalysis::Impl final : detail::ArgumentLayouts {
   /// assumeDenseInputs), else inferred from the op that made it.
   std::optional<std::span<const SymExpr>> inferredStrides(const Node* node,
                                                           std::span<const SymExpr> sizes) const;
+  /// The stride rules' answer for a call (StrideInference), saved.
+  std::optional<std::span<const SymExpr>> inferredFromRules(const Node* node,
+                                                            std::span<const SymExpr> sizes) const;
   /// The conjugate and negative bits of a value (see ViewBit).
   detail::ViewBits viewBits(const Node* node, DType dtype) const;
   std::optional<SymExpr> inferOffset(const Node* node) const;
@@ -280,6 +284,8 @@ struct LayoutAnalysis::Impl final : detail::ArgumentLayouts {
   mutable bool usedAssumption_ = false;
   SymContext& sym_;
   const detail::InPlaceLayoutChanges inPlaceChanges_;
+  /// The ops that change a layout in place (EffectAnalysis::layoutChanges).
+  std::unordered_set<const Node*> changesLayouts_;
   /// The in-place change of a value the layout being computed was derived from.
   mutable const LayoutChange* inherited_ = nullptr;
   mutable std::vector<uint32_t> memo_; ///< by Node::order()
@@ -301,6 +307,8 @@ LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects, La
       inPlaceChanges_(effects) {
   graph.numberNodes();
   memo_.assign(graph.orderBound(), kNotComputed);
+  for (const LayoutChange& change : effects.layoutChanges())
+    changesLayouts_.insert(change.op);
 }
 
 LayoutAnalysis::LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects,
@@ -479,7 +487,7 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
 
 std::optional<std::span<const SymExpr>>
 LayoutAnalysis::Impl::inferredStrides(const Node* node, std::span<const SymExpr> sizes) const {
-  if (node->kind() == Node::Kind::Placeholder) {
+  if (node->kind() == Node::Kind::Placeholder || node->kind() == Node::Kind::GetAttr) {
     if (!options_.assumeDenseInputs)
       return std::nullopt;
     usedAssumption_ = true;
@@ -489,12 +497,21 @@ LayoutAnalysis::Impl::inferredStrides(const Node* node, std::span<const SymExpr>
     return std::nullopt;
   // An in-place or out= op returns the very tensor it wrote: its strides (an op that changes
   // them in place marks the layout, see inherited_).
+  // Unless the op is one that changes that tensor's layout (as_strided_, t_, a resizing out=):
+  // then only as_strided_'s arguments say what it becomes.
+  if (changesLayouts_.count(node))
+    return node->target()->opName == "as_strided_" ? inferredFromRules(node, sizes) : std::nullopt;
   if (const Node* same = detail::sameTensorAs(effects_, node)) {
     const Layout* layout = input(same);
     if (!layout || !layout->strides)
       return std::nullopt;
     return layout->strides;
   }
+  return inferredFromRules(node, sizes);
+}
+
+std::optional<std::span<const SymExpr>>
+LayoutAnalysis::Impl::inferredFromRules(const Node* node, std::span<const SymExpr> sizes) const {
   std::optional<std::vector<SymExpr>> strides;
   if (node->target()->isOperator("getitem") && node->args().size() == 2 &&
       node->args()[0].isNode() && node->args()[0].node()->isCall() &&

@@ -331,73 +331,90 @@ std::optional<Strides> permutedOutputStrides(std::span<const SymExpr> outSizes,
   return toStrides(out);
 }
 
-/// TensorIterator's output strides for a pointwise op over `operands`. `scalarOperands`: the op
-/// also gets Python numbers as operands (wrapped 0-dim tensors), which only matter by turning
-/// the fast setup off.
+/// Whether every operand is dense in `order` (is_contiguous for that memory format); nullopt
+/// when symbolic strides leave it open.
+std::optional<bool> allDenseInOrder(SymContext& sym, std::span<const Operand> operands,
+                                    std::span<const size_t> order) {
+  bool result = true;
+  for (const Operand& operand : operands) {
+    if (operand.sizes.size() != order.size())
+      return false;
+    std::optional<bool> one = denseInOrder(sym, operand.sizes, operand.strides, order);
+    if (!one)
+      return std::nullopt;
+    result = result && *one;
+  }
+  return result;
+}
+
+/// The output strides of a pointwise op over `operands`. Two computations must agree, since a
+/// dump prints what FakeTensor computed and a run gets what the kernel allocates:
+/// - eager, TensorIterator: the fast setup (all operands of one shape and all contiguous, all
+///   channels-last, or all dense with equal strides), else the strides order of the operands
+///   (reorder_dimensions). `scalarOperands`: Python numbers are wrapped 0-dim operands, which
+///   turn the fast setup off;
+/// - FakeTensor, the elementwise reference: contiguous when every operand is contiguous and not
+///   every one channels-last (and the reverse), else the same strides order.
+/// Where they differ (size-1 dimensions make a layout both contiguous and channels-last, zero
+/// sizes) the strides are unknown.
 std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr> outSizes,
                                         std::span<const Operand> operands, bool scalarOperands) {
-  std::optional<Strides> permuted = permutedOutputStrides(outSizes, operands);
+  const size_t rank = outSizes.size();
+  std::vector<size_t> rowMajor = rowMajorOrder(rank);
   bool sameShape = !operands.empty() &&
                    std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
                      return sameList(operand.sizes, outSizes);
                    });
-  if (!sameShape) {
-    if (permuted)
-      return permuted;
-    // Symbolic: inputs that are all contiguous (broadcast or not) give a contiguous output.
-    std::vector<size_t> order;
-    for (const Operand& operand : operands) {
-      order = rowMajorOrder(operand.sizes.size());
-      if (!sameList(operand.strides, contiguousStrides(sym, operand.sizes)))
-        return std::nullopt;
-    }
-    return contiguousStrides(sym, outSizes);
+  std::optional<Constants> shape = constants(outSizes);
+  if (!shape) {
+    // Symbolic: operands of one shape, all exactly contiguous, no dimension of size 1.
+    bool plain = sameShape && !scalarOperands &&
+                 std::none_of(outSizes.begin(), outSizes.end(),
+                              [](const SymExpr& size) { return size == SymExpr::constant(1); }) &&
+                 std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
+                   return sameList(operand.strides, contiguousStrides(sym, operand.sizes));
+                 });
+    return plain ? std::optional<Strides>(contiguousStrides(sym, outSizes)) : std::nullopt;
   }
-  // The fast setup: all contiguous, all channels-last, or all dense with equal strides.
-  std::optional<Strides> fast;
-  std::vector<size_t> rowMajor = rowMajorOrder(outSizes.size());
-  auto all = [&](auto&& predicate) -> std::optional<bool> {
-    bool result = true;
-    for (const Operand& operand : operands) {
-      std::optional<bool> one = predicate(operand);
-      if (!one)
-        return std::nullopt;
-      result = result && *one;
+  if (std::find(shape->begin(), shape->end(), 0) != shape->end())
+    return std::nullopt;
+  std::optional<Strides> permuted = permutedOutputStrides(outSizes, operands);
+  std::optional<bool> contiguous = allDenseInOrder(sym, operands, rowMajor);
+  std::optional<bool> channelsLast =
+      rank == 4 ? allDenseInOrder(sym, operands, kChannelsLast2d) : std::optional<bool>(false);
+  if (!permuted || !contiguous || !channelsLast)
+    return std::nullopt;
+
+  std::optional<Strides> eager = permuted;
+  if (sameShape && !scalarOperands) {
+    if (*contiguous) {
+      eager = contiguousStrides(sym, outSizes);
+    } else if (*channelsLast) {
+      eager = stridesInOrder(sym, outSizes, kChannelsLast2d);
+    } else {
+      bool dense = true;
+      for (const Operand& operand : operands) {
+        std::optional<bool> one =
+            LayoutAnalysis::isNonOverlappingAndDense(sym, operand.sizes, operand.strides);
+        if (!one)
+          return std::nullopt;
+        dense = dense && *one;
+      }
+      bool sameStrides = std::all_of(operands.begin(), operands.end(), [&](const Operand& o) {
+        return sameList(o.strides, operands.back().strides);
+      });
+      if (dense && sameStrides)
+        eager = Strides(operands.front().strides.begin(), operands.front().strides.end());
     }
-    return result;
-  };
-  std::optional<bool> contiguous =
-      all([&](const Operand& o) { return denseInOrder(sym, o.sizes, o.strides, rowMajor); });
-  if (!contiguous)
-    return std::nullopt;
-  std::optional<bool> channelsLast = false;
-  if (!*contiguous && outSizes.size() == 4)
-    channelsLast = all(
-        [&](const Operand& o) { return denseInOrder(sym, o.sizes, o.strides, kChannelsLast2d); });
-  if (!channelsLast)
-    return std::nullopt;
-  if (*contiguous) {
-    fast = contiguousStrides(sym, outSizes);
-  } else if (*channelsLast) {
-    fast = stridesInOrder(sym, outSizes, kChannelsLast2d);
-  } else {
-    std::optional<bool> dense = all([&](const Operand& o) {
-      return LayoutAnalysis::isNonOverlappingAndDense(sym, o.sizes, o.strides);
-    });
-    if (!dense)
-      return std::nullopt;
-    bool sameStrides = std::all_of(operands.begin(), operands.end(), [&](const Operand& o) {
-      return sameList(o.strides, operands.back().strides);
-    });
-    if (*dense && sameStrides)
-      fast = Strides(operands.front().strides.begin(), operands.front().strides.end());
   }
-  if (!scalarOperands)
-    return fast ? fast : permuted;
-  // With a number among the operands the fast setup is off: the permuted layout, where known.
-  if (permuted)
-    return permuted;
-  return fast && *contiguous ? fast : std::nullopt;
+  std::optional<Strides> fake = permuted;
+  if (*contiguous && !*channelsLast)
+    fake = contiguousStrides(sym, outSizes);
+  else if (*channelsLast && !*contiguous)
+    fake = stridesInOrder(sym, outSizes, kChannelsLast2d);
+  if (!eager || !fake || !sameList(*eager, *fake))
+    return std::nullopt;
+  return eager;
 }
 
 /// The tensor arguments of a call, in order, with their layouts; nullopt when one has none.
@@ -465,7 +482,8 @@ const Layout* knownInput(const Node& node, size_t index, const ArgumentLayouts& 
 std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<const SymExpr> sizes,
                                  const ArgumentLayouts& layouts) {
   std::string_view name = node.target()->opName;
-  if (name == "as_strided" || name == "empty_strided" || name == "_reshape_alias")
+  if (name == "as_strided" || name == "as_strided_" || name == "empty_strided" ||
+      name == "_reshape_alias")
     return intListArgument(node, 2 - (name == "empty_strided"), "stride");
   const Layout* input = knownInput(node, 0, layouts);
   if (!input)
@@ -600,13 +618,23 @@ std::optional<Strides> suggestedStrides(SymContext& sym, std::span<const SymExpr
 }
 
 /// Convolution's result (and its gradients') layout: contiguous on every backend when neither
-/// input nor weight suggests channels-last; otherwise backends differ.
+/// input nor weight suggests channels-last. When one does, the CPU kernels (mkldnn's and
+/// slow_conv2d's *_use_channels_last) give channels-last; CUDA's depthwise kernels need not.
 std::optional<Strides> convolutionStrides(SymContext& sym, std::span<const SymExpr> sizes,
                                           const Layout* input, const Layout* weight) {
-  if (!input || !weight || suggestedFormat(*input) != MemoryFormat::Contiguous ||
-      suggestedFormat(*weight) != MemoryFormat::Contiguous)
+  if (!input || !weight)
     return std::nullopt;
-  return contiguousStrides(sym, sizes);
+  std::optional<MemoryFormat> inputFormat = suggestedFormat(*input);
+  std::optional<MemoryFormat> weightFormat = suggestedFormat(*weight);
+  if (!inputFormat.has_value() || !weightFormat.has_value())
+    return std::nullopt;
+  const MemoryFormat in = inputFormat.value(), wt = weightFormat.value();
+  if (in == MemoryFormat::Contiguous && wt == MemoryFormat::Contiguous)
+    return contiguousStrides(sym, sizes);
+  if (input->device != "cpu" || sizes.size() != 4 ||
+      (in != MemoryFormat::ChannelsLast && wt != MemoryFormat::ChannelsLast))
+    return std::nullopt;
+  return formatStrides(sym, sizes, MemoryFormat::ChannelsLast);
 }
 
 std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
@@ -632,6 +660,8 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
       return std::nullopt;
     return LayoutAnalysis::cloneStrides(sym, *input, MemoryFormat::Preserve);
   }
+  if (name == "stack" && sizes.size() != 4 && sizes.size() != 5)
+    return contiguousStrides(sym, sizes); // cat of the unsqueezed inputs
   if (name == "cat") {
     // cat_compute_output_memory_format: contiguous unless every input suggests one
     // channels-last format; below four dimensions nothing suggests one.

@@ -46,8 +46,9 @@ struct Layout {
 };
 
 struct LayoutOptions {
-  /// Graph inputs whose annotation prints no strides are contiguous (and start at offset 0, as
-  /// every input without an offset does): an assumption the caller states, which remarks name.
+  /// Graph inputs (placeholders, and get_attr parameters and constants) whose annotation
+  /// prints no strides are contiguous (and start at offset 0, as every input without an offset
+  /// does): an assumption the caller states, which remarks name.
   bool assumeDenseInputs = false;
 };
 
