@@ -806,6 +806,14 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
                       : std::optional<Strides>(contiguousStrides(sym, sizes));
   if (name == "max_pool2d_with_indices" || name == "max_pool3d_with_indices")
     return suggestedStrides(sym, sizes, knownInput(producer, 0, arguments));
+  // The CPU flash attention kernel allocates its output as (batch, query, heads, dim) and its
+  // logsumexp as (batch, query, heads), each returned with heads and query swapped.
+  if (name == "_scaled_dot_product_flash_attention_for_cpu" && (index == 0 || index == 1)) {
+    if (sizes.size() != static_cast<size_t>(4 - index))
+      return std::nullopt;
+    const size_t order4[] = {3, 1, 2, 0}, order3[] = {1, 2, 0};
+    return stridesInOrder(sym, sizes, index == 0 ? std::span<const size_t>(order4) : order3);
+  }
   if (name == "convolution_backward") {
     if (index == 2)
       return contiguousStrides(sym, sizes);

@@ -1,0 +1,118 @@
+"""Ground truth for layout inference (issue 19): dumps of real models that print strides are
+stripped of them, inferred back with `declone print --annotate`, and compared node by node; the
+clone decisions on the stripped dump are compared with those on the full one.
+
+Sources: the torchvision models of the other tests (forward and training step), and with torch
+2.x the transformers and timm models of the Inductor tests, traced with FakeTensors. Every
+figure is printed at the end of the run. The hand-written graphs of ../shared/corpus/grammar
+are not ground truth (their strides were not computed by PyTorch) and are left out.
+"""
+
+import importlib.util
+import pathlib
+
+import pytest
+import torch
+
+import declone_test_support as support
+import layout_truth
+
+cli = support.cli  # the session fixture
+
+_INDUCTOR_MODELS = ("llama", "qwen2", "gpt2", "bert", "mamba", "vit", "convnext")
+_FIGURES = {}
+
+
+def _inductor_models():
+    path = support.REPO / "test" / "inductor" / "models.py"
+    spec = importlib.util.spec_from_file_location("declone_inductor_models", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.MODELS
+
+
+def _dump_torchvision(name, phase):
+    import declone.fx
+    support.let_torchvision_import()
+    gm, _ = support.traced_model(name, phase)
+    return declone.fx.dumps(gm)
+
+
+def _dump_inductor_model(name):
+    """The forward of a transformers or timm model at aten level, parameters as inputs."""
+    import declone.fx
+    from torch.fx.experimental.proxy_tensor import make_fx
+    support.let_torchvision_import()
+    try:
+        import transformers  # noqa: F401
+        import timm  # noqa: F401
+    except ImportError as error:
+        pytest.skip(f"needs transformers and timm: {error}")
+    model_spec = _inductor_models()[name]
+    torch.manual_seed(0)
+    model = model_spec.make().eval()
+    params, buffers = dict(model.named_parameters()), dict(model.named_buffers())
+    names = list(params) + list(buffers)
+
+    def forward(*args):
+        state = dict(zip(names, args[:len(names)]))
+        return model_spec.loss(torch.func.functional_call(model, state, args[len(names):]))
+
+    gm = make_fx(forward, tracing_mode="fake")(*params.values(), *buffers.values(),
+                                               *model_spec.inputs())
+    return declone.fx.dumps(gm)
+
+
+def _check(cli, source, text):
+    figures = {}
+    for dense in (False, True):
+        layouts = layout_truth.compare(cli, text, assume_dense=dense)
+        decisions = layout_truth.decisions(cli, text, assume_dense=dense)
+        figures[dense] = (layouts, decisions)
+        # Never a wrong stride, never a removal where the full dump says the layout changed.
+        assert layouts["wrong"] == 0, layouts["examples"]
+        assert decisions["removed_where_changed"] == 0, decisions["examples"]
+    _FIGURES[source] = figures
+
+
+@pytest.mark.parametrize("phase", support.PHASES)
+@pytest.mark.parametrize("name", support.MODELS)
+def test_torchvision_model(cli, name, phase):
+    _check(cli, f"torchvision/{name}/{phase}", _dump_torchvision(name, phase))
+
+
+@pytest.mark.skipif(not hasattr(torch, "func"), reason="the models need torch 2")
+@pytest.mark.parametrize("name", _INDUCTOR_MODELS)
+def test_inductor_model(cli, name):
+    _check(cli, f"inductor-models/{name}", _dump_inductor_model(name))
+
+
+def test_targets_over_all_sources(cli):
+    """With --assume-dense-inputs, inferred strides equal the printed ones for at least 99.5% of
+    tensor nodes and clone decisions for at least 99% of clones (issue 19's targets); the
+    figures without the assumption are printed, not asserted."""
+    if not _FIGURES:
+        pytest.skip("no source ran")
+    rows = []
+    totals = {False: [0, 0, 0, 0, 0], True: [0, 0, 0, 0, 0]}
+    for source, figures in sorted(_FIGURES.items()):
+        cells = []
+        for dense in (False, True):
+            layouts, decisions = figures[dense]
+            total = totals[dense]
+            for i, value in enumerate((layouts["nodes"], layouts["equal"], layouts["wrong"],
+                                       decisions["clones"], decisions["same"])):
+                total[i] += value
+            cells.append(f"{layouts['equal']}/{layouts['nodes']} equal, "
+                         f"{decisions['same']}/{decisions['clones']} decisions")
+        rows.append(f"{source}: {cells[0]}; dense inputs: {cells[1]}")
+    for dense in (False, True):
+        nodes, equal, wrong, clones, same = totals[dense]
+        rows.append(f"total{' (dense inputs)' if dense else ''}: {equal}/{nodes} strides equal "
+                    f"({100 * equal / max(nodes, 1):.2f}%), {wrong} wrong; {same}/{clones} "
+                    f"decisions equal ({100 * same / max(clones, 1):.2f}%)")
+    print("\nlayout inference against printed strides:\n  " + "\n  ".join(rows))
+    nodes, equal, wrong, clones, same = totals[True]
+    assert wrong == 0
+    assert equal >= 0.995 * nodes, rows[-1]
+    assert same >= 0.99 * clones, rows[-1]
