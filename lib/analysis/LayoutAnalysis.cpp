@@ -422,7 +422,7 @@ const Layout* LayoutAnalysis::Impl::input(const Node* node, bool forBits) const 
   // it. The bits are: no in-place op sets one.
   if (layout && layout->changedInPlaceBy && !forBits && !inherited_)
     inherited_ = inPlaceChanges_.find(layout->changedValue);
-  if (layout && layout->assumesDenseInputs)
+  if (layout && layout->assumesDenseInputs && !forBits)
     usedAssumption_ = true;
   return layout;
 }

@@ -78,6 +78,13 @@ constexpr std::string_view kPooling[] = {"avg_pool2d", "_adaptive_avg_pool2d",
                                          "avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
                                          "max_pool2d_with_indices_backward"};
 
+/// The views (and view-or-copy ops) inferView knows, besides as_strided and its kin.
+constexpr std::string_view kViews[] = {
+    "alias",    "detach",   "lift_fresh", "narrow",    "permute",      "transpose",
+    "swapaxes", "swapdims", "t",          "expand",    "expand_as",    "unsqueeze",
+    "select",   "slice",    "squeeze",    "view",      "_unsafe_view", "view_as",
+    "reshape",  "flatten",  "unflatten",  "contiguous"};
+
 /// Factories: contiguous unless a memory_format says otherwise.
 constexpr std::string_view kFactories[] = {
     "empty",   "zeros",     "ones",      "full",     "arange",   "scalar_tensor", "rand", "randn",
@@ -485,6 +492,8 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
   if (name == "as_strided" || name == "as_strided_" || name == "empty_strided" ||
       name == "_reshape_alias")
     return intListArgument(node, 2 - (name == "empty_strided"), "stride");
+  if (!contains(kViews, name))
+    return std::nullopt; // not a view: its input's layout is not asked for
   const Layout* input = knownInput(node, 0, layouts);
   if (!input)
     return std::nullopt;
