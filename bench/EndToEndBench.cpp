@@ -189,11 +189,74 @@ void benchOptEndToEnd(benchmark::State& state, LazyGraphText& input) {
   reportBytesPerNode(state, input, bytes);
 }
 
+/// The text as PyTorch printed it before 2.2: every annotation without its strides and storage
+/// offset (`"f32[4, 5][5, 1]cpu@2"` becomes `"f32[4, 5]cpu"`).
+std::string stripStrides(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"')
+      quoted = !quoted;
+    if (quoted && c == ']' && i + 1 < text.size() && text[i + 1] == '[') {
+      out += c;
+      i = text.find(']', i + 1); // the stride list's end (no brackets inside it)
+      continue;
+    }
+    if (quoted && c == '@') {
+      i = text.find('"', i) - 1; // the offset, up to the closing quote
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/// BM_OptEndToEnd on the same graph printed without strides, read with --assume-dense-inputs:
+/// what layout inference costs (issue 19's target: within 2x of the annotated text).
+void benchOptInferred(benchmark::State& state, LazyGraphText& input) {
+  if (!prepare(state, input))
+    return;
+  const std::string stripped = stripStrides(input.text());
+  declone::CloneEliminationOptions options;
+  options.collectRemarks = false;
+  options.assumeDenseInputs = true;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::fopen("/dev/null", "wb"), std::fclose);
+  if (!sink) {
+    state.SkipWithError("cannot open /dev/null");
+    return;
+  }
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::string text = stripped;
+    state.ResumeTiming();
+    auto file = declone::readOwnedGraphFile(std::move(text));
+    if (!file.ok()) {
+      state.SkipWithError(file.error().format("<stripped>").c_str());
+      return;
+    }
+    for (auto& module : (*file)->modules) {
+      declone::CloneEliminationResult result = declone::eliminateClones(*module, options);
+      benchmark::DoNotOptimize(result);
+    }
+    if (!declone::writeGraphFile(**file, sink.get())) {
+      state.SkipWithError("writing failed");
+      return;
+    }
+    state.PauseTiming();
+    file->reset();
+    state.ResumeTiming();
+  }
+  reportThroughput(state, input);
+}
+
 [[maybe_unused]] const bool kRegistered = declone::bench::registerForEachSize({
     {"BM_Scan", benchScan},
     {"BM_NameFloor", benchNameFloor},
     {"BM_AliasAnalysis", benchAliasAnalysis},
     {"BM_OptEndToEnd", benchOptEndToEnd},
+    {"BM_OptEndToEndInferred", benchOptInferred},
 });
 
 } // namespace
