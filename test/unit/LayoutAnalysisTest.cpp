@@ -2,6 +2,7 @@
 #include "declone/analysis/LayoutAnalysis.h"
 
 #include "TestSupport.h"
+#include "analysis/StrideInference.h"
 
 namespace declone::test {
 namespace {
@@ -136,7 +137,8 @@ TEST(LayoutAnalysis, CloneStridesPerMemoryFormat) {
                   "slice_3: \"f32[5, 4, 2, 1][3, 15, 1, 60]cpu\" = "
                   "torch.ops.aten.slice.Tensor(slice_1, 2, 0, 2)\n"
                   "clone_4: \"f32[5, 4, 2, 1]cpu\" = torch.ops.aten.clone.default(slice_3)");
-  EXPECT_EQ(layout("clone"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0 (strides inferred)") << "dense: strides kept";
+  EXPECT_EQ(layout("clone"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0 (strides inferred)")
+      << "dense: strides kept";
   EXPECT_EQ(layout("clone_1"), "f32[2, 3, 4, 5][60, 20, 5, 1]cpu@0 (strides inferred)");
   EXPECT_EQ(layout("clone_2"), "f32[2, 3, 4, 5][60, 1, 15, 3]cpu@0 (strides inferred)");
   // Expected values are what torch 1.13 computes for the same views.
@@ -220,6 +222,71 @@ TEST(LayoutAnalysis, GivenClonesComputeWhatTheWalkComputes) {
           << node->name();
     }
   }
+}
+
+} // namespace
+} // namespace declone::test
+
+namespace declone::test {
+namespace {
+
+std::vector<SymExpr> ints(std::initializer_list<int64_t> values) {
+  std::vector<SymExpr> out;
+  for (int64_t value : values)
+    out.push_back(SymExpr::constant(value));
+  return out;
+}
+
+// PyTorch's computeStride, case by case (expected values from torch 2.13's view/reshape).
+TEST(StrideInference, ViewStridesFollowComputeStride) {
+  Context context;
+  SymContext& sym = context.sym();
+  auto view = [&](std::initializer_list<int64_t> sizes, std::initializer_list<int64_t> strides,
+                  std::initializer_list<int64_t> newSizes) -> std::string {
+    std::optional<std::vector<SymExpr>> out =
+        detail::viewStrides(sym, ints(sizes), ints(strides), ints(newSizes));
+    if (!out)
+      return "copy";
+    std::string text;
+    for (const SymExpr& value : *out)
+      text += (text.empty() ? "" : ",") + sym.print(value);
+    return text;
+  };
+  EXPECT_EQ(view({4, 2, 3}, {1, 12, 4}, {4, 6}), "1,4") << "merging dims 1 and 2 of a permute";
+  EXPECT_EQ(view({4, 2, 3}, {1, 12, 4}, {2, 12}), "copy") << "reshape copies";
+  EXPECT_EQ(view({2, 3}, {3, 1}, {3, 1, 2}), "2,2,1") << "a size-1 dimension";
+  EXPECT_EQ(view({0, 3}, {3, 1}, {3, 0}), "1,1") << "no elements: contiguous, size 0 as 1";
+  EXPECT_EQ(view({0, 3}, {7, 1}, {0, 3}), "7,1") << "no elements, same shape: strides kept";
+  EXPECT_EQ(view({}, {}, {1, 1}), "1,1") << "a 0-dim tensor";
+  EXPECT_EQ(view({6}, {2}, {2, 3}), "6,2") << "a strided vector";
+}
+
+TEST(StrideInference, SymbolicContiguousViewsAndPointwise) {
+  LayoutOf layout("f32[s0, 4][4, 1]cpu",
+                  "view: \"f32[2*s0, 2]cpu\" = torch.ops.aten.view.default(x, [-1, 2])\n"
+                  "add: \"f32[2*s0, 2]cpu\" = torch.ops.aten.add.Tensor(view, view)\n"
+                  "permute: \"f32[2, 2*s0]cpu\" = torch.ops.aten.permute.default(add, [1, 0])\n"
+                  "mul: \"f32[2, 2*s0]cpu\" = torch.ops.aten.mul.Tensor(permute, permute)");
+  EXPECT_EQ(layout("view"), "f32[2*s0, 2][2, 1]cpu@0 (strides inferred)");
+  EXPECT_EQ(layout("add"), "f32[2*s0, 2][2, 1]cpu@0 (strides inferred)");
+  EXPECT_EQ(layout("permute"), "f32[2, 2*s0][1, 2]cpu@0 (strides inferred)");
+  EXPECT_EQ(layout("mul"), "f32[2, 2*s0][?]cpu@0")
+      << "symbolic and not contiguous: the strides order cannot be compared";
+}
+
+TEST(StrideInference, InPlaceResultsAndLayoutChangers) {
+  LayoutOf layout("f32[2, 3][1, 2]cpu",
+                  "relu_: \"f32[2, 3]cpu\" = torch.ops.aten.relu_.default(x)\n"
+                  "as_strided_: \"f32[3, 2]cpu\" = torch.ops.aten.as_strided_.default(relu_, [3, "
+                  "2], [2, 1])\n"
+                  "t_: \"f32[2, 3]cpu\" = torch.ops.aten.t_.default(as_strided_)");
+  EXPECT_EQ(layout("relu_"), "f32[2, 3][1, 2]cpu@0 (strides inferred) changed in place by "
+                             "as_strided_")
+      << "an in-place result is its input's tensor";
+  EXPECT_EQ(layout("as_strided_"),
+            "f32[3, 2][2, 1]cpu@0 (strides inferred) changed in place by as_strided_");
+  EXPECT_EQ(layout("t_"), "f32[2, 3][?]cpu@0 changed in place by as_strided_")
+      << "t_ changes the layout: its input's strides are not its result's";
 }
 
 } // namespace
