@@ -61,7 +61,7 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
     node->forEachUse([&](const Use& use) { consulted[use.user->order()] = true; });
   }
   Context& context = graph.context();
-  bool offsetsKnown = true;
+  bool offsetsKnown = true, stridesKnown = true;
   for (auto& [node, fxNode] : deferred_) {
     if (!consulted[node->order()])
       continue;
@@ -79,9 +79,12 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
     const TypeAnnotation& type = node->type();
     if (type.kind == TypeAnnotation::Kind::Tensor && !type.tensor->storageOffset)
       offsetsKnown = false;
+    if (type.kind == TypeAnnotation::Kind::Tensor && !type.tensor->strides)
+      stridesKnown = false;
   }
-  // An offset LayoutAnalysis must infer comes from the annotations of the views behind it.
-  if (!offsetsKnown && inferOffsets)
+  // An offset LayoutAnalysis must infer comes from the annotations of the views behind it;
+  // strides that metadata does not state, from those of every value they are inferred from.
+  if ((!offsetsKnown && inferOffsets) || !stridesKnown)
     for (auto& [node, fxNode] : deferred_)
       if (!consulted[node->order()])
         node->setType(

@@ -77,3 +77,33 @@ def test_dumps_writes_the_strides_a_node_had():
     assert annotation(text, "t") in ("f32[4, 4][1, 4]cpu", "f32[4, 4][1, 4]")
     t_ = [n for n in gm.graph.nodes if n.op == "call_function" and "t_" in str(n.target)]
     assert annotation(text, t_[0].name) in ("f32[4, 4][1, 4]cpu", "f32[4, 4][1, 4]")
+
+
+def permuted_then_copied(x, w):
+    p = x.permute(1, 0)
+    a = p.clone(memory_format=torch.contiguous_format)  # changes the layout: kept
+    m = torch.mm(a, w)
+    b = m.clone()  # a copy of a fresh contiguous result: removed
+    return b.relu(), a
+
+
+def test_metadata_without_strides_gets_the_inferred_layouts():
+    """Where a node's metadata states sizes but no strides (a TensorMetadata whose stride is
+    None, as passes that build metadata by hand leave it), the pass infers them with the rules
+    `declone print --annotate` uses, and its remarks say so."""
+    gm = trace(permuted_then_copied, torch.randn(3, 4), torch.randn(3, 5))
+    for node in gm.graph.nodes:
+        if node.op != "call_function":
+            continue
+        node.meta.pop("val", None)
+        meta = node.meta.get("tensor_meta")
+        if meta is not None:
+            node.meta["tensor_meta"] = meta._replace(stride=None)
+    text = declone.fx.dumps(gm)
+    assert 'permute: "f32[4, 3]" =' in text, text  # the importer wrote no strides
+    remarks = {r.node: r for r in declone.fx.eliminate_clones(gm.graph)}
+    assert remarks["clone"].decision == "kept"
+    assert remarks["clone"].reason == "layout-changed"
+    assert remarks["clone"].detail == "strides [3, 1] != [1, 4] (strides inferred)"
+    assert remarks["clone_1"].decision == "removed"
+    assert remarks["clone_1"].detail == "strides inferred"
