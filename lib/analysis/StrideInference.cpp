@@ -813,6 +813,14 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
     return index == 0 ? suggestedStrides(
                             sym, sizes, knownInput(producer, name.ends_with("backward"), arguments))
                       : std::optional<Strides>(contiguousStrides(sym, sizes));
+  // native_dropout: eager multiplies the input by a contiguous mask, FakeTensor by one shaped
+  // like the input; both are contiguous only for a contiguous input.
+  if (name == "native_dropout") {
+    const Layout* input = knownInput(producer, 0, arguments);
+    if (!input || !sameList(*input->strides, contiguousStrides(sym, input->sizes)))
+      return std::nullopt;
+    return contiguousStrides(sym, sizes);
+  }
   if (name == "max_pool2d_with_indices" || name == "max_pool3d_with_indices")
     return suggestedStrides(sym, sizes, knownInput(producer, 0, arguments));
   // The CPU flash attention kernel allocates its output as (batch, query, heads, dim) and its
