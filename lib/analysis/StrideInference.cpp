@@ -374,10 +374,14 @@ std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr
                    });
   std::optional<Constants> shape = constants(outSizes);
   if (!shape) {
-    // Symbolic: operands of one shape, all exactly contiguous, no dimension of size 1.
-    bool plain = sameShape && !scalarOperands &&
-                 std::none_of(outSizes.begin(), outSizes.end(),
-                              [](const SymExpr& size) { return size == SymExpr::constant(1); }) &&
+    // Symbolic: when every operand is exactly contiguous (broadcast or not) and no output
+    // dimension can be 1 (PyTorch specializes sizes 0 and 1, so a symbol is at least 2 unless
+    // its range says otherwise), the strides strictly decrease and every rule gives contiguous.
+    bool plain = std::all_of(outSizes.begin(), outSizes.end(),
+                             [&](const SymExpr& size) {
+                               std::optional<int64_t> bound = sym.sizeLowerBound(size);
+                               return bound && *bound >= 2;
+                             }) &&
                  std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
                    return sameList(operand.strides, contiguousStrides(sym, operand.sizes));
                  });
