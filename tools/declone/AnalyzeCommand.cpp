@@ -76,9 +76,24 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
     const Node* source = node->args()[0].node();
     std::string text = "clone " + nodeText(node) + "\n";
     text += "  source:         " + nodeText(source) + "\n";
+    // Printed strides that inference from the inputs would not give are shown with what it
+    // gives: the decision uses the printed ones, and a stale annotation shows up here.
     auto layoutText = [&](const Node* value) {
       const Layout* layout = layouts.layout(value);
-      return layout ? formatLayout(sym, *layout) : std::string("unknown (no tensor annotation)");
+      if (!layout)
+        return std::string("unknown (no tensor annotation)");
+      std::string text = formatLayout(sym, *layout);
+      if (!layout->stridesInferred && layout->strides) {
+        std::optional<std::vector<SymExpr>> inferred = layouts.stridesFromInputs(value);
+        if (inferred && !std::equal(inferred->begin(), inferred->end(), layout->strides->begin(),
+                                    layout->strides->end())) {
+          text += " (inferred from its inputs: [";
+          for (size_t i = 0; i < inferred->size(); ++i)
+            text += (i ? ", " : "") + sym.print((*inferred)[i]);
+          text += "])";
+        }
+      }
+      return text;
     };
     text += "  clone layout:   " + layoutText(node) + "\n";
     text += "  source layout:  " + layoutText(source) + "\n";

@@ -9,4 +9,9 @@ def forward(self, x: "f32[2, 3, 4][12, 4, 1]cpu"):
     permute: "f32[4, 2, 3][3, 1, 12]cpu" = torch.ops.aten.permute.default(x, [2, 0, 1])
     add: "f32[4, 2, 3][6, 3, 1]cpu" = torch.ops.aten.add.Tensor(permute, permute)
     mul: "f32[4, 2, 3][6, 3, 1]cpu" = torch.ops.aten.mul.Tensor(add, 2)
-    return (mul,)
+    clone: "f32[4, 2, 3][6, 3, 1]cpu" = torch.ops.aten.clone.default(add)
+    return (mul, clone)
+# analyze shows the inferred strides next to printed ones that differ; decisions use the printed.
+# RUN: %declone analyze %s | %FileCheck %s --check-prefix=ANALYZE
+# ANALYZE: clone clone
+# ANALYZE: source layout:  f32[4, 2, 3][6, 3, 1]cpu@0 (inferred from its inputs: [2, 1, 8])
