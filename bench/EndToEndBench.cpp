@@ -147,48 +147,6 @@ void benchAliasAnalysis(benchmark::State& state, LazyGraphText& input) {
   reportBytesPerNode(state, input, bytes);
 }
 
-/// What `declone opt FILE -o OUT` does after reading the file: parse (taking over the text),
-/// run the safe pass without remarks, stream the result out in chunks (to /dev/null). bytes/node
-/// is what the graph holds once read: its arenas (mapped directly, so mallinfo does not see
-/// them) and what the reader left on the heap; not the text it took over.
-void benchOptEndToEnd(benchmark::State& state, LazyGraphText& input) {
-  if (!prepare(state, input))
-    return;
-  declone::CloneEliminationOptions options;
-  options.collectRemarks = false; // as opt without --remarks
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::fopen("/dev/null", "wb"), std::fclose);
-  if (!sink) {
-    state.SkipWithError("cannot open /dev/null");
-    return;
-  }
-  size_t bytes = 0;
-  for (auto _ : state) {
-    state.PauseTiming(); // the file's bytes arrive in a buffer the graph takes over
-    std::string text = input.text();
-    size_t before = allocatedBytes();
-    state.ResumeTiming();
-    auto file = declone::readOwnedGraphFile(std::move(text));
-    if (!file.ok()) {
-      state.SkipWithError(file.error().format("<generated>").c_str());
-      return;
-    }
-    bytes = allocatedBytes() - before + (*file)->context->arenaBytes();
-    for (auto& module : (*file)->modules) {
-      declone::CloneEliminationResult result = declone::eliminateClones(*module, options);
-      benchmark::DoNotOptimize(result);
-    }
-    if (!declone::writeGraphFile(**file, sink.get())) {
-      state.SkipWithError("writing failed");
-      return;
-    }
-    state.PauseTiming();
-    file->reset();
-    state.ResumeTiming();
-  }
-  reportThroughput(state, input);
-  reportBytesPerNode(state, input, bytes);
-}
-
 /// The text as PyTorch printed it before 2.2: every annotation without its strides and storage
 /// offset (`"f32[4, 5][5, 1]cpu@2"` becomes `"f32[4, 5]cpu"`).
 std::string stripStrides(const std::string& text) {
@@ -213,29 +171,32 @@ std::string stripStrides(const std::string& text) {
   return out;
 }
 
-/// BM_OptEndToEnd on the same graph printed without strides, read with --assume-dense-inputs:
-/// what layout inference costs (issue 19's target: within 2x of the annotated text).
-void benchOptInferred(benchmark::State& state, LazyGraphText& input) {
-  if (!prepare(state, input))
-    return;
-  const std::string stripped = stripStrides(input.text());
+/// What `declone opt FILE -o OUT` does after reading `text`: parse (taking over the text), run
+/// the pass without remarks, stream the result out in chunks (to /dev/null). bytes/node is what
+/// the graph holds once read: its arenas (mapped directly, so mallinfo does not see them) and
+/// what the reader left on the heap; not the text it took over.
+void runOptEndToEnd(benchmark::State& state, LazyGraphText& input, const std::string& source,
+                    bool assumeDenseInputs) {
   declone::CloneEliminationOptions options;
-  options.collectRemarks = false;
-  options.assumeDenseInputs = true;
+  options.collectRemarks = false; // as opt without --remarks
+  options.assumeDenseInputs = assumeDenseInputs;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::fopen("/dev/null", "wb"), std::fclose);
   if (!sink) {
     state.SkipWithError("cannot open /dev/null");
     return;
   }
+  size_t bytes = 0;
   for (auto _ : state) {
-    state.PauseTiming();
-    std::string text = stripped;
+    state.PauseTiming(); // the file's bytes arrive in a buffer the graph takes over
+    std::string text = source;
+    size_t before = allocatedBytes();
     state.ResumeTiming();
     auto file = declone::readOwnedGraphFile(std::move(text));
     if (!file.ok()) {
-      state.SkipWithError(file.error().format("<stripped>").c_str());
+      state.SkipWithError(file.error().format("<generated>").c_str());
       return;
     }
+    bytes = allocatedBytes() - before + (*file)->context->arenaBytes();
     for (auto& module : (*file)->modules) {
       declone::CloneEliminationResult result = declone::eliminateClones(*module, options);
       benchmark::DoNotOptimize(result);
@@ -249,6 +210,19 @@ void benchOptInferred(benchmark::State& state, LazyGraphText& input) {
     state.ResumeTiming();
   }
   reportThroughput(state, input);
+  reportBytesPerNode(state, input, bytes);
+}
+
+void benchOptEndToEnd(benchmark::State& state, LazyGraphText& input) {
+  if (prepare(state, input))
+    runOptEndToEnd(state, input, input.text(), false);
+}
+
+/// The same graph printed without strides, read with --assume-dense-inputs: what layout
+/// inference costs (issue 19's target: within 2x of the annotated text).
+void benchOptInferred(benchmark::State& state, LazyGraphText& input) {
+  if (prepare(state, input))
+    runOptEndToEnd(state, input, stripStrides(input.text()), true);
 }
 
 [[maybe_unused]] const bool kRegistered = declone::bench::registerForEachSize({

@@ -75,30 +75,8 @@ std::optional<std::vector<SymExpr>> inferDenseStrides(std::span<const SymExpr> s
     out[0] = SymExpr::constant(1);
     return out;
   }
-  std::vector<size_t> perm(rank);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  auto shouldSwap = [&](size_t dim0, size_t dim1) {
-    if (stride[dim0] == 0 || stride[dim1] == 0)
-      return 0;
-    if (stride[dim0] < stride[dim1])
-      return -1;
-    if (stride[dim0] > stride[dim1])
-      return 1;
-    return size[dim0] > size[dim1] ? 1 : 0;
-  };
-  for (size_t i = 1; i < rank; ++i) {
-    size_t dim1 = i;
-    for (size_t j = 1; j <= i; ++j) {
-      size_t dim0 = i - j;
-      int comparison = shouldSwap(perm[dim0], perm[dim1]);
-      if (comparison > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (comparison < 0) {
-        break;
-      }
-    }
-  }
+  const std::vector<int64_t>* single = &stride;
+  std::vector<size_t> perm = detail::stridesOrder(size, std::span(single, 1));
   int64_t running = 1;
   for (size_t dim : perm) {
     out[dim] = SymExpr::constant(running);

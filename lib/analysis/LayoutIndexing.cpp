@@ -2,9 +2,7 @@
 #include "LayoutIndexing.h"
 
 namespace declone::detail {
-namespace {
 
-/// An int index or bound: a literal, or a node annotated as a symbolic int.
 std::optional<SymExpr> intValue(const Arg& arg) {
   if (arg.kind == ArgKind::Int)
     return SymExpr::constant(arg.integer);
@@ -12,6 +10,8 @@ std::optional<SymExpr> intValue(const Arg& arg) {
     return arg.node()->type().sym;
   return std::nullopt;
 }
+
+namespace {
 
 bool selectsOrSlices(const Arg& element) {
   return element.kind == ArgKind::Slice || intValue(element).has_value();

@@ -5,6 +5,9 @@
 
 namespace declone::detail {
 
+/// An int argument, index or bound: a literal, or a node annotated as a symbolic int.
+[[nodiscard]] std::optional<SymExpr> intValue(const Arg& arg);
+
 /// What basic indexing gives: strides (nullopt when they cannot be worked out) and storage
 /// offset (nullopt likewise).
 struct IndexedLayout {

@@ -1,6 +1,8 @@
 // Stride inference: the layouts PyTorch's kernels give their results, for dumps that print none.
 #include "StrideInference.h"
 
+#include "LayoutIndexing.h"
+
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -120,14 +122,6 @@ bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
 
 const Arg* argument(const Node& node, size_t index, std::string_view name) {
   return index < node.args().size() ? &node.args()[index] : node.kwarg(name);
-}
-
-std::optional<SymExpr> intValue(const Arg& arg) {
-  if (arg.kind == ArgKind::Int)
-    return SymExpr::constant(arg.integer);
-  if (arg.isNode() && arg.node()->type().kind == TypeAnnotation::Kind::Sym)
-    return arg.node()->type().sym;
-  return std::nullopt;
 }
 
 std::optional<SymExpr> intArgument(const Node& node, size_t index, std::string_view name,
@@ -288,36 +282,7 @@ std::optional<Strides> permutedOutputStrides(std::span<const SymExpr> outSizes,
   }
   if (rank <= 1)
     return toStrides(Constants(rank, 1));
-  // perm[0] is the innermost dimension.
-  std::vector<size_t> perm(rank);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  auto shouldSwap = [&](size_t dim0, size_t dim1) {
-    for (const Constants& stride : strides) {
-      int64_t stride0 = stride[dim0], stride1 = stride[dim1];
-      if (stride0 == 0 || stride1 == 0)
-        continue;
-      if (stride0 < stride1)
-        return -1;
-      if (stride0 > stride1)
-        return 1;
-      if ((*shape)[dim0] > (*shape)[dim1])
-        return 1;
-    }
-    return 0;
-  };
-  for (size_t i = 1; i < rank; ++i) {
-    size_t dim1 = i;
-    for (size_t j = 1; j <= i; ++j) {
-      size_t dim0 = i - j;
-      int comparison = shouldSwap(perm[dim0], perm[dim1]);
-      if (comparison > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (comparison < 0) {
-        break;
-      }
-    }
-  }
+  std::vector<size_t> perm = stridesOrder(*shape, strides);
   bool inverted = true;
   for (size_t j = 0; j < rank; ++j)
     inverted = inverted && perm[j] == rank - j - 1;
@@ -710,6 +675,41 @@ SymExpr atLeastOne(SymContext& sym, SymExpr size) {
 }
 
 } // namespace
+
+std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
+                                 std::span<const std::vector<int64_t>> strides) {
+  const size_t rank = shape.size();
+  std::vector<size_t> perm(rank); // perm[0] is the innermost dimension
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  auto shouldSwap = [&](size_t dim0, size_t dim1) {
+    for (const std::vector<int64_t>& stride : strides) {
+      int64_t stride0 = stride[dim0], stride1 = stride[dim1];
+      if (stride0 == 0 || stride1 == 0)
+        continue;
+      if (stride0 < stride1)
+        return -1;
+      if (stride0 > stride1)
+        return 1;
+      if (shape[dim0] > shape[dim1])
+        return 1;
+    }
+    return 0;
+  };
+  for (size_t i = 1; i < rank; ++i) {
+    size_t dim1 = i;
+    for (size_t j = 1; j <= i; ++j) {
+      size_t dim0 = i - j;
+      int comparison = shouldSwap(perm[dim0], perm[dim1]);
+      if (comparison > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (comparison < 0) {
+        break;
+      }
+    }
+  }
+  return perm;
+}
 
 std::vector<SymExpr> contiguousStrides(SymContext& sym, std::span<const SymExpr> sizes) {
   std::vector<SymExpr> strides(sizes.size());

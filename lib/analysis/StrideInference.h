@@ -33,6 +33,13 @@ public:
 inferElementStrides(SymContext& sym, const Node& producer, int64_t index,
                     std::span<const SymExpr> sizes, const ArgumentLayouts& arguments);
 
+/// The order TensorIterator's reorder_dimensions puts dimensions in (innermost first) for
+/// operands of these strides (each expanded to `shape`, 0 for broadcast dimensions): by stride,
+/// broadcast dimensions aside, ties to the smaller size; the same sort infer_dense_strides does
+/// for one tensor.
+[[nodiscard]] std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
+                                               std::span<const std::vector<int64_t>> strides);
+
 /// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).
 [[nodiscard]] std::vector<SymExpr> contiguousStrides(SymContext& sym,
                                                      std::span<const SymExpr> sizes);
