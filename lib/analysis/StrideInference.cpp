@@ -36,6 +36,36 @@ constexpr std::string_view kPointwise[] = {
     "leaky_relu_backward", "hardsigmoid_backward", "hardswish_backward", "mish_backward",
     "elu_backward", "softplus_backward", "logit_backward"};
 
+/// Pointwise ops whose non-contiguous layouts FakeTensor computes as eager TensorIterator does,
+/// checked by execution (tools/audit-layouts/audit_pointwise.py, and an adversary's random
+/// layouts): for the others (comparisons, where, xlogy, heaviside, floor division, the
+/// decomposed activation backwards, ...) only all-contiguous operands are decided.
+constexpr std::string_view kOrderedPointwise[] = {"add",
+                                                  "sub",
+                                                  "mul",
+                                                  "div",
+                                                  "neg",
+                                                  "exp",
+                                                  "log",
+                                                  "sqrt",
+                                                  "rsqrt",
+                                                  "reciprocal",
+                                                  "sigmoid",
+                                                  "tanh",
+                                                  "relu",
+                                                  "gelu",
+                                                  "silu",
+                                                  "sin",
+                                                  "cos",
+                                                  "pow",
+                                                  "maximum",
+                                                  "minimum",
+                                                  "sigmoid_backward",
+                                                  "tanh_backward",
+                                                  "threshold_backward",
+                                                  "gelu_backward",
+                                                  "silu_backward"};
+
 /// Ops whose results are allocated contiguous whatever their inputs' layouts (reductions, the
 /// matmul family, softmax, embedding, gather and index_select): a tuple's elements too.
 constexpr std::string_view kContiguousResults[] = {"sum",
@@ -260,42 +290,63 @@ struct Operand {
   std::span<const SymExpr> strides;
 };
 
-/// TensorIterator's allocation of its output when the fast setup does not apply: dimensions
-/// ordered by the inputs' strides (reorder_dimensions), broadcast dimensions ignored, and the
-/// output laid out densely in that order. Constants only.
-std::optional<Strides> permutedOutputStrides(std::span<const SymExpr> outSizes,
-                                             std::span<const Operand> operands) {
+/// The output strides of a pointwise op over `operands` where every way PyTorch computes them
+/// agrees. Eager TensorIterator takes the fast setup (operands of one shape, all contiguous,
+/// all channels-last or all dense alike) or else orders dimensions by the operands' strides,
+/// the first operand that tells deciding; FakeTensor, which a dump prints, runs a meta kernel
+/// or a decomposition (xlogy, the activation backwards, batch norm) with rules of its own.
+/// They agree, and the answer is given, only
+/// - when every operand has exactly contiguous strides, broadcast or not: contiguous; or
+/// - when no output dimension has size 0 or 1, no operand has two dimensions of equal stride,
+///   and every pair of dimensions is ordered alike by every operand that spans both: dense
+///   strides in that order.
+/// Otherwise (operands that disagree on the order, size-1 dimensions with strides of their own)
+/// the strides are unknown. `firstOperandDecides`: the op is one whose FakeTensor kernel is
+/// TensorIterator's too (add, sub, mul, true division), so operands that disagree are settled
+/// as TensorIterator settles them: the first one that orders a pair of dimensions decides.
+std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr> outSizes,
+                                        std::span<const Operand> operands,
+                                        bool firstOperandDecides) {
+  if (operands.empty())
+    return std::nullopt;
+  if (std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
+        return sameList(operand.strides, contiguousStrides(sym, operand.sizes));
+      }))
+    return contiguousStrides(sym, outSizes);
   std::optional<Constants> shape = constants(outSizes);
-  if (!shape)
+  if (!shape || std::any_of(shape->begin(), shape->end(), [](int64_t n) { return n < 2; }))
     return std::nullopt;
   const size_t rank = shape->size();
-  std::vector<Constants> strides;
+  // Each operand's strides over the output's dimensions, 0 where it is broadcast.
+  std::vector<Constants> expanded;
   for (const Operand& operand : operands) {
     std::optional<Constants> size = constants(operand.sizes), stride = constants(operand.strides);
     if (!size || !stride || size->size() > rank)
       return std::nullopt;
-    Constants expanded(rank, 0);
+    Constants strides(rank, 0);
     size_t offset = rank - size->size();
     for (size_t i = 0; i < size->size(); ++i)
-      expanded[offset + i] = (*size)[i] == 1 && (*shape)[offset + i] != 1 ? 0 : (*stride)[i];
-    strides.push_back(std::move(expanded));
+      strides[offset + i] = (*size)[i] == 1 ? 0 : (*stride)[i];
+    expanded.push_back(std::move(strides));
   }
-  if (rank <= 1)
-    return toStrides(Constants(rank, 1));
-  std::vector<size_t> perm = stridesOrder(*shape, strides);
-  bool inverted = true;
-  for (size_t j = 0; j < rank; ++j)
-    inverted = inverted && perm[j] == rank - j - 1;
-  Constants out(rank);
-  if (inverted) { // contiguous, whose strides treat size 0 as 1
-    int64_t next = 1;
-    for (size_t d = rank; d-- > 0;) {
-      out[d] = next;
-      next *= std::max<int64_t>((*shape)[d], 1);
+  for (size_t a = 0; a < rank; ++a) {
+    for (size_t b = a + 1; b < rank; ++b) {
+      int order = 0; // the sign of stride[a] - stride[b], over the operands that span both
+      for (const Constants& strides : expanded) {
+        if (strides[a] == 0 || strides[b] == 0)
+          continue;
+        if (strides[a] == strides[b])
+          return std::nullopt;
+        int sign = strides[a] < strides[b] ? -1 : 1;
+        if (order != 0 && sign != order && !firstOperandDecides)
+          return std::nullopt;
+        order = sign;
+      }
     }
-    return toStrides(out);
   }
-  int64_t next = 1; // compatible_stride: no max with 1 here
+  std::vector<size_t> perm = stridesOrder(*shape, expanded);
+  Constants out(rank);
+  int64_t next = 1;
   for (size_t dim : perm) {
     out[dim] = next;
     next *= (*shape)[dim];
@@ -303,113 +354,15 @@ std::optional<Strides> permutedOutputStrides(std::span<const SymExpr> outSizes,
   return toStrides(out);
 }
 
-/// Whether every operand is dense in `order` (is_contiguous for that memory format); nullopt
-/// when symbolic strides leave it open.
-std::optional<bool> allDenseInOrder(SymContext& sym, std::span<const Operand> operands,
-                                    std::span<const size_t> order) {
-  bool result = true;
-  for (const Operand& operand : operands) {
-    if (operand.sizes.size() != order.size())
-      return false;
-    std::optional<bool> one = denseInOrder(sym, operand.sizes, operand.strides, order);
-    if (!one)
-      return std::nullopt;
-    result = result && *one;
-  }
-  return result;
-}
-
-/// The output strides of a pointwise op over `operands`. Two computations must agree, since a
-/// dump prints what FakeTensor computed and a run gets what the kernel allocates:
-/// - eager, TensorIterator: the fast setup (all operands of one shape and all contiguous, all
-///   channels-last, or all dense with equal strides), else the strides order of the operands
-///   (reorder_dimensions). `scalarOperands`: Python numbers are wrapped 0-dim operands, which
-///   turn the fast setup off;
-/// - FakeTensor, the elementwise reference: contiguous when every operand is contiguous and not
-///   every one channels-last (and the reverse), else the same strides order.
-/// Where they differ (size-1 dimensions make a layout both contiguous and channels-last, zero
-/// sizes) the strides are unknown.
-std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr> outSizes,
-                                        std::span<const Operand> operands, bool scalarOperands) {
-  const size_t rank = outSizes.size();
-  std::vector<size_t> rowMajor = rowMajorOrder(rank);
-  bool sameShape = !operands.empty() &&
-                   std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
-                     return sameList(operand.sizes, outSizes);
-                   });
-  std::optional<Constants> shape = constants(outSizes);
-  if (!shape) {
-    // Symbolic: when every operand is exactly contiguous (broadcast or not) and no output
-    // dimension can be 1 (PyTorch specializes sizes 0 and 1, so a symbol is at least 2 unless
-    // its range says otherwise), the strides strictly decrease and every rule gives contiguous.
-    bool plain = std::all_of(outSizes.begin(), outSizes.end(),
-                             [&](const SymExpr& size) {
-                               std::optional<int64_t> bound = sym.sizeLowerBound(size);
-                               return bound && *bound >= 2;
-                             }) &&
-                 std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
-                   return sameList(operand.strides, contiguousStrides(sym, operand.sizes));
-                 });
-    return plain ? std::optional<Strides>(contiguousStrides(sym, outSizes)) : std::nullopt;
-  }
-  if (std::find(shape->begin(), shape->end(), 0) != shape->end())
-    return std::nullopt;
-  std::optional<Strides> permuted = permutedOutputStrides(outSizes, operands);
-  std::optional<bool> contiguous = allDenseInOrder(sym, operands, rowMajor);
-  std::optional<bool> channelsLast =
-      rank == 4 ? allDenseInOrder(sym, operands, kChannelsLast2d) : std::optional<bool>(false);
-  if (!permuted || !contiguous || !channelsLast)
-    return std::nullopt;
-
-  std::optional<Strides> eager = permuted;
-  if (sameShape && !scalarOperands) {
-    if (*contiguous) {
-      eager = contiguousStrides(sym, outSizes);
-    } else if (*channelsLast) {
-      eager = stridesInOrder(sym, outSizes, kChannelsLast2d);
-    } else {
-      bool dense = true;
-      for (const Operand& operand : operands) {
-        std::optional<bool> one =
-            LayoutAnalysis::isNonOverlappingAndDense(sym, operand.sizes, operand.strides);
-        if (!one)
-          return std::nullopt;
-        dense = dense && *one;
-      }
-      bool sameStrides = std::all_of(operands.begin(), operands.end(), [&](const Operand& o) {
-        return sameList(o.strides, operands.back().strides);
-      });
-      if (dense && sameStrides)
-        eager = Strides(operands.front().strides.begin(), operands.front().strides.end());
-    }
-  }
-  std::optional<Strides> fake = permuted;
-  if (*contiguous && !*channelsLast)
-    fake = contiguousStrides(sym, outSizes);
-  else if (*channelsLast && !*contiguous)
-    fake = stridesInOrder(sym, outSizes, kChannelsLast2d);
-  if (!eager || !fake || !sameList(*eager, *fake))
-    return std::nullopt;
-  return eager;
-}
-
-/// The tensor arguments of a call, in order, with their layouts; nullopt when one has none.
-/// `numbers`: whether a positional argument is a Python number.
-std::optional<std::vector<const Layout*>>
-tensorArguments(const Node& node, const ArgumentLayouts& layouts, bool& numbers) {
+/// The tensor arguments of a call (the nodes it takes that are not symbolic ints), with their
+/// layouts; nullopt when one has no strides. Lists are not looked into: no pointwise op takes one.
+std::optional<std::vector<const Layout*>> tensorArguments(const Node& node,
+                                                          const ArgumentLayouts& layouts) {
   std::vector<const Layout*> out;
-  numbers = false;
   auto visit = [&](const Arg& arg) -> bool {
-    if (arg.kind == ArgKind::Int || arg.kind == ArgKind::Float || arg.kind == ArgKind::Bool) {
-      numbers = true;
+    if (!arg.isNode() || arg.node()->type().kind == TypeAnnotation::Kind::Sym)
       return true;
-    }
-    if (!arg.isNode())
-      return true;
-    const Node* value = arg.node();
-    if (value->type().kind == TypeAnnotation::Kind::Sym)
-      return true;
-    const Layout* layout = layouts.layoutOf(value);
+    const Layout* layout = layouts.layoutOf(arg.node());
     if (!layout || !layout->strides)
       return false;
     out.push_back(layout);
@@ -418,33 +371,32 @@ tensorArguments(const Node& node, const ArgumentLayouts& layouts, bool& numbers)
   for (const Arg& arg : node.args())
     if (!visit(arg))
       return std::nullopt;
-  for (const KwArg& kwarg : node.kwargs()) {
-    if (kwarg.name == "alpha" || kwarg.name == "rounding_mode" || kwarg.name == "approximate" ||
-        kwarg.name == "value")
-      continue; // parameters, not operands
-    bool ignored = false;
-    std::swap(ignored, numbers);
+  for (const KwArg& kwarg : node.kwargs())
     if (!visit(kwarg.value))
       return std::nullopt;
-    std::swap(ignored, numbers);
-    numbers = numbers || ignored;
-  }
   return out;
 }
 
 std::optional<Strides> inferPointwise(SymContext& sym, const Node& node,
                                       std::span<const SymExpr> sizes,
                                       const ArgumentLayouts& layouts) {
-  bool numbers = false;
-  std::optional<std::vector<const Layout*>> inputs = tensorArguments(node, layouts, numbers);
-  if (!inputs || inputs->empty())
+  std::optional<std::vector<const Layout*>> inputs = tensorArguments(node, layouts);
+  if (!inputs)
     return std::nullopt;
-  if (node.target()->opName == "rsub" && inputs->size() >= 2)
-    std::swap((*inputs)[0], (*inputs)[1]);
   std::vector<Operand> operands;
   for (const Layout* input : *inputs)
     operands.push_back({input->sizes, *input->strides});
-  return pointwiseStrides(sym, sizes, operands, numbers);
+  std::string_view name = node.target()->opName;
+  bool trueDivision = name != "div" || (!node.kwarg("rounding_mode") && node.args().size() <= 2);
+  if (!contains(kOrderedPointwise, name) || !trueDivision) {
+    // All-contiguous operands only.
+    for (const Operand& operand : operands)
+      if (!sameList(operand.strides, contiguousStrides(sym, operand.sizes)))
+        return std::nullopt;
+    return contiguousStrides(sym, sizes);
+  }
+  bool tensorIterator = name == "add" || name == "sub" || name == "mul" || name == "div";
+  return pointwiseStrides(sym, sizes, operands, tensorIterator);
 }
 
 /// The layout of argument `index` (positional) when it is a tensor with known strides.
@@ -636,6 +588,14 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
       return formatStrides(sym, sizes, *format);
     if (!input || !sameList(input->sizes, sizes))
       return std::nullopt;
+    // A size-1 dimension's own stride is kept by eager's empty_like and made dense by
+    // FakeTensor's: unknown unless the strides are exactly contiguous.
+    bool sizeOne = std::any_of(sizes.begin(), sizes.end(), [](const SymExpr& size) {
+      std::optional<int64_t> n = size.constantValue();
+      return !n || *n < 2;
+    });
+    if (sizeOne && !sameList(*input->strides, contiguousStrides(sym, sizes)))
+      return std::nullopt;
     return LayoutAnalysis::cloneStrides(sym, *input, MemoryFormat::Preserve);
   }
   if (name == "stack" && sizes.size() != 4 && sizes.size() != 5)
@@ -813,11 +773,20 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
     return contiguousStrides(sym, sizes);
   // Batch norm's output (and gradient) takes its input's suggested format; the statistics are
   // one-dimensional.
-  if (contains(kBatchNorms, name))
-    return index == 0 ? suggestedStrides(
-                            sym, sizes, knownInput(producer, name.ends_with("backward"), arguments))
-                      : std::optional<Strides>(contiguousStrides(sym, sizes));
-  // native_dropout: eager multiplies the input by a contiguous mask, FakeTensor by one shaped
+  if (contains(kBatchNorms, name)) {
+    if (index != 0)
+      return contiguousStrides(sym, sizes);
+    // FakeTensor runs a decomposition that keeps the input's dimension order; eager allocates in
+    // its suggested memory format. They agree when the tensors are exactly in that format.
+    const Layout* input = knownInput(producer, name.ends_with("backward"), arguments);
+    std::optional<Strides> strides = suggestedStrides(sym, sizes, input);
+    for (size_t i = 0; strides && i < (name.ends_with("backward") ? 2u : 1u); ++i) {
+      const Layout* tensor = knownInput(producer, i, arguments);
+      if (!tensor || !sameList(*tensor->strides, *strides))
+        return std::nullopt;
+    }
+    return strides;
+  } // native_dropout: eager multiplies the input by a contiguous mask, FakeTensor by one shaped
   // like the input; both are contiguous only for a contiguous input.
   if (name == "native_dropout") {
     const Layout* input = knownInput(producer, 0, arguments);
@@ -827,13 +796,20 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
   }
   if (name == "max_pool2d_with_indices" || name == "max_pool3d_with_indices")
     return suggestedStrides(sym, sizes, knownInput(producer, 0, arguments));
-  // The CPU flash attention kernel allocates its output as (batch, query, heads, dim) and its
-  // logsumexp as (batch, query, heads), each returned with heads and query swapped.
-  if (name == "_scaled_dot_product_flash_attention_for_cpu" && (index == 0 || index == 1)) {
-    if (sizes.size() != static_cast<size_t>(4 - index))
-      return std::nullopt;
-    const size_t order4[] = {3, 1, 2, 0}, order3[] = {1, 2, 0};
-    return stridesInOrder(sym, sizes, index == 0 ? std::span<const size_t>(order4) : order3);
+  // CPU flash attention (torch 2.13): its output is allocated like the query (empty_like), its
+  // logsumexp as (batch, query, heads) returned with heads and query swapped.
+  if (name == "_scaled_dot_product_flash_attention_for_cpu") {
+    const Layout* query = knownInput(producer, 0, arguments);
+    if (index == 0 && query && sameList(query->sizes, sizes) &&
+        std::all_of(sizes.begin(), sizes.end(), [](const SymExpr& size) {
+          std::optional<int64_t> n = size.constantValue();
+          return n && *n >= 2;
+        }))
+      return LayoutAnalysis::cloneStrides(sym, *query, MemoryFormat::Preserve);
+    const size_t order3[] = {1, 2, 0};
+    if (index == 1 && sizes.size() == 3)
+      return stridesInOrder(sym, sizes, order3);
+    return std::nullopt;
   }
   if (name == "convolution_backward") {
     if (index == 2)
