@@ -80,8 +80,8 @@ std::optional<std::vector<SymExpr>> inferDenseStrides(std::span<const SymExpr> s
   int64_t running = 1;
   for (size_t dim : perm) {
     out[dim] = SymExpr::constant(running);
-    if (size[dim] > 1)
-      running *= size[dim];
+    if (size[dim] > 1 && __builtin_mul_overflow(running, size[dim], &running))
+      return std::nullopt;
   }
   return out;
 }
@@ -335,7 +335,7 @@ std::optional<std::vector<SymExpr>> LayoutAnalysis::stridesFromInputs(const Node
   bool complete = impl.missing_ == nullptr;
   impl.computing_ = nullptr;
   impl.missing_ = nullptr;
-  if (!strides || !complete)
+  if (!strides || !complete || strides->size() != node->type().tensor->sizes.size())
     return std::nullopt;
   return std::vector<SymExpr>(strides->begin(), strides->end());
 }
@@ -451,6 +451,12 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
     layout.stridesInferred = layout.strides.has_value();
   } else if (!type.strides) {
     layout.stridesInferred = true; // a getitem's or a clone's, worked out above
+  }
+  // An inferred layout must have the annotated rank (a rule reading a malformed graph, a
+  // permute whose annotation disagrees with its input's): else it is unknown.
+  if (!type.strides && layout.strides && layout.strides->size() != layout.sizes.size()) {
+    layout.strides.reset();
+    layout.stridesInferred = false;
   }
   layout.assumesDenseInputs = usedAssumption_;
   const LayoutChange* change = inPlaceChanges_.find(node);

@@ -18,7 +18,7 @@ bool contains(std::span<const std::string_view> names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-/// TensorIterator ops whose tensor arguments, in order, are its inputs (rsub swaps its two).
+/// Pointwise ops: their result's layout follows their tensor arguments' (see pointwiseStrides).
 constexpr std::string_view kPointwise[] = {
     // binary and comparison
     "add", "sub", "mul", "div", "rsub", "maximum", "minimum", "pow", "atan2", "fmod", "remainder",
@@ -117,6 +117,14 @@ constexpr std::string_view kViews[] = {
     "select",   "slice",    "squeeze",    "view",      "_unsafe_view", "view_as",
     "reshape",  "flatten",  "unflatten",  "contiguous"};
 
+/// Not max.other or min.other, which are pointwise (maximum, minimum).
+bool isReduction(const Target& target) {
+  if (target.opName != "max" && target.opName != "min")
+    return true;
+  return target.overload.empty() || target.overload == "default" || target.overload == "dim" ||
+         target.overload == "names_dim";
+}
+
 /// Factories: contiguous unless a memory_format says otherwise.
 constexpr std::string_view kFactories[] = {
     "empty",   "zeros",     "ones",      "full",     "arange",   "scalar_tensor", "rand", "randn",
@@ -125,6 +133,11 @@ constexpr std::string_view kFactories[] = {
 /// Allocate like their first argument: memory_format, preserve by default.
 constexpr std::string_view kLikes[] = {"empty_like", "zeros_like", "ones_like",    "full_like",
                                        "rand_like",  "randn_like", "randint_like", "_to_copy"};
+
+/// a * b, or false when it overflows (adversarial sizes must not be undefined behaviour).
+bool multiply(int64_t a, int64_t b, int64_t& out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
 
 std::optional<Constants> constants(std::span<const SymExpr> values) {
   Constants out;
@@ -181,9 +194,10 @@ std::optional<size_t> dimension(std::optional<SymExpr> dim, size_t rank) {
   std::optional<int64_t> d = dim ? dim->constantValue() : std::nullopt;
   if (!d)
     return std::nullopt;
+  // PyTorch also wraps dim 0 and -1 of a 0-dim tensor, but there is no stride to work with.
   int64_t r = static_cast<int64_t>(rank);
   int64_t wrapped = *d < 0 ? *d + r : *d;
-  if (wrapped < 0 || wrapped >= std::max<int64_t>(r, 1))
+  if (wrapped < 0 || wrapped >= r)
     return std::nullopt;
   return static_cast<size_t>(wrapped);
 }
@@ -201,20 +215,24 @@ std::optional<MemoryFormat> memoryFormatArgument(const Node& node, MemoryFormat 
 /// say nothing; nullopt when symbolic strides leave it open.
 std::optional<bool> denseInOrder(SymContext& sym, std::span<const SymExpr> sizes,
                                  std::span<const SymExpr> strides, std::span<const size_t> order) {
+  if (order.size() != sizes.size() || strides.size() != sizes.size())
+    return false; // a memory format of another rank
   if (sameList(strides, stridesInOrder(sym, sizes, order)))
     return true;
   std::optional<Constants> size = constants(sizes), stride = constants(strides);
   if (!size || !stride)
     return std::nullopt;
-  if (std::find(size->begin(), size->end(), 0) != size->end())
+  // Only row-major contiguity holds for any tensor without elements (is_contiguous);
+  // channels-last contiguity has no such rule.
+  bool rowMajor = std::is_sorted(order.begin(), order.end(), std::greater<>());
+  if (rowMajor && std::find(size->begin(), size->end(), 0) != size->end())
     return true;
   int64_t expected = 1;
   for (size_t d : order) {
     if ((*size)[d] == 1)
       continue;
-    if ((*stride)[d] != expected)
+    if ((*stride)[d] != expected || !multiply(expected, (*size)[d], expected))
       return false;
-    expected *= (*size)[d];
   }
   return true;
 }
@@ -247,8 +265,8 @@ std::optional<bool> channelsLastLike(std::span<const SymExpr> sizes,
     if (d == 0 && min == (*stride)[1])
       return false;
     min = (*stride)[d];
-    if ((*size)[d] > 1)
-      min *= (*size)[d];
+    if ((*size)[d] > 1 && !multiply(min, (*size)[d], min))
+      return std::nullopt;
   }
   return true;
 }
@@ -349,7 +367,8 @@ std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr
   int64_t next = 1;
   for (size_t dim : perm) {
     out[dim] = next;
-    next *= (*shape)[dim];
+    if (!multiply(next, (*shape)[dim], next))
+      return std::nullopt;
   }
   return toStrides(out);
 }
@@ -450,14 +469,22 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
     if (sizes.size() < rank)
       return std::nullopt;
     size_t offset = sizes.size() - rank;
-    Strides out(offset, SymExpr::constant(0));
+    Strides out(sizes.size());
     for (size_t i = 0; i < rank; ++i) {
       if (input->sizes[i] == sizes[offset + i])
-        out.push_back(in[i]);
+        out[offset + i] = in[i];
       else if (input->sizes[i] == SymExpr::constant(1))
-        out.push_back(SymExpr::constant(0));
+        out[offset + i] = SymExpr::constant(0);
       else
         return std::nullopt;
+    }
+    // inferExpandGeometry: a new leading dimension of size 1 gets the stride a contiguous
+    // dimension there would have; of any other size, 0.
+    for (size_t i = offset; i-- > 0;) {
+      if (sizes[i] != SymExpr::constant(1))
+        out[i] = SymExpr::constant(0);
+      else
+        out[i] = i + 1 < sizes.size() ? sym.mul(sizes[i + 1], out[i + 1]) : SymExpr::constant(1);
     }
     return out;
   }
@@ -488,22 +515,33 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
     return out;
   }
   if (name == "squeeze") {
-    // Which dimensions go: the annotated sizes say, where the sizes that could go are 1.
-    if (sizes.size() == rank)
-      return Strides(in.begin(), in.end());
-    Strides out;
-    size_t kept = 0;
-    for (size_t i = 0; i < rank; ++i) {
-      if (kept < sizes.size() && input->sizes[i] == sizes[kept] &&
-          (input->sizes[i] != SymExpr::constant(1) || rank - i == sizes.size() - kept)) {
-        out.push_back(in[i]);
-        ++kept;
-      } else if (input->sizes[i] != SymExpr::constant(1)) {
+    // The dimensions named (all for squeeze.default) go where their size is 1; a symbolic size
+    // might be 1, so it leaves the result unknown.
+    std::vector<bool> named(rank, node.target()->overload.empty() ||
+                                      node.target()->overload == "default");
+    if (!named.empty() && !named[0]) {
+      std::optional<Strides> dims;
+      if (node.target()->overload == "dims")
+        dims = intListArgument(node, 1, "dim");
+      else if (std::optional<SymExpr> dim = intArgument(node, 1, "dim", {}))
+        dims = Strides{*dim};
+      if (!dims)
         return std::nullopt;
+      for (const SymExpr& dim : *dims) {
+        std::optional<size_t> d = dimension(dim, rank);
+        if (!d)
+          return std::nullopt;
+        named[*d] = true;
       }
     }
-    if (kept != sizes.size())
-      return std::nullopt;
+    Strides out;
+    for (size_t i = 0; i < rank; ++i) {
+      std::optional<int64_t> size = input->sizes[i].constantValue();
+      if (named[i] && !size)
+        return std::nullopt;
+      if (!named[i] || *size != 1)
+        out.push_back(in[i]);
+    }
     return out;
   }
   if (name == "view" || name == "_unsafe_view" || name == "view_as" || name == "reshape" ||
@@ -524,7 +562,7 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
     if (!format || *format == MemoryFormat::Preserve)
       return std::nullopt;
     std::optional<Strides> target = formatStrides(sym, sizes, *format);
-    if (!target)
+    if (!target || sizes.size() != rank)
       return std::nullopt;
     std::vector<size_t> order = rowMajorOrder(rank);
     std::span<const size_t> formatOrder =
@@ -571,7 +609,7 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
                                        std::span<const SymExpr> sizes,
                                        const ArgumentLayouts& layouts) {
   std::string_view name = node.target()->opName;
-  if (contains(kContiguousResults, name))
+  if (contains(kContiguousResults, name) && isReduction(*node.target()))
     return contiguousStrides(sym, sizes);
   if (contains(kFactories, name)) {
     std::optional<MemoryFormat> format = memoryFormatArgument(node, MemoryFormat::Contiguous);
@@ -706,28 +744,37 @@ std::optional<std::vector<SymExpr>> viewStrides(SymContext& sym, std::span<const
   const size_t newRank = newShape->size();
   if (oldShape->empty())
     return toStrides(Constants(newRank, 1));
+  if (oldStride->size() != oldShape->size())
+    return std::nullopt;
   int64_t numel = 1;
   for (int64_t size : *oldShape)
-    numel *= size;
+    if (size < 0 || !multiply(numel, size, numel))
+      return std::nullopt;
   if (numel == 0 && *oldShape == *newShape)
     return toStrides(*oldStride);
   Constants newStride(newRank);
   if (numel == 0) {
-    for (size_t d = newRank; d-- > 0;)
-      newStride[d] =
-          d + 1 == newRank ? 1 : std::max<int64_t>((*newShape)[d + 1], 1) * newStride[d + 1];
+    for (size_t d = newRank; d-- > 0;) {
+      newStride[d] = 1;
+      if (d + 1 < newRank &&
+          !multiply(std::max<int64_t>((*newShape)[d + 1], 1), newStride[d + 1], newStride[d]))
+        return std::nullopt;
+    }
     return toStrides(newStride);
   }
   int64_t viewD = static_cast<int64_t>(newRank) - 1;
   int64_t chunkBaseStride = oldStride->back();
   int64_t tensorNumel = 1, viewNumel = 1;
   for (int64_t tensorD = static_cast<int64_t>(oldShape->size()) - 1; tensorD >= 0; --tensorD) {
-    tensorNumel *= (*oldShape)[tensorD];
-    if (tensorD == 0 || ((*oldShape)[tensorD - 1] != 1 &&
-                         (*oldStride)[tensorD - 1] != tensorNumel * chunkBaseStride)) {
+    int64_t chunkEnd = 0;
+    if (!multiply(tensorNumel, (*oldShape)[tensorD], tensorNumel) ||
+        !multiply(tensorNumel, chunkBaseStride, chunkEnd))
+      return std::nullopt;
+    if (tensorD == 0 || ((*oldShape)[tensorD - 1] != 1 && (*oldStride)[tensorD - 1] != chunkEnd)) {
       while (viewD >= 0 && (viewNumel < tensorNumel || (*newShape)[viewD] == 1)) {
-        newStride[viewD] = viewNumel * chunkBaseStride;
-        viewNumel *= (*newShape)[viewD];
+        if (!multiply(viewNumel, chunkBaseStride, newStride[viewD]) ||
+            !multiply(viewNumel, (*newShape)[viewD], viewNumel))
+          return std::nullopt;
         --viewD;
       }
       if (viewNumel != tensorNumel)
@@ -769,7 +816,7 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
   if (target.kind != Target::Kind::Op || target.opNamespace != "aten")
     return std::nullopt;
   std::string_view name = target.opName;
-  if (contains(kContiguousResults, name))
+  if (contains(kContiguousResults, name) && isReduction(target))
     return contiguousStrides(sym, sizes);
   // Batch norm's output (and gradient) takes its input's suggested format; the statistics are
   // one-dimensional.

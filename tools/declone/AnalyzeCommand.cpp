@@ -140,7 +140,7 @@ int checkFileAnnotations(const GraphFile& file, const CloneFlags& flags, std::st
   }
   std::cout << conflicts << (conflicts == 1 ? " annotation contradicts" : " annotations contradict")
             << " inference\n";
-  return kSuccess;
+  return conflicts ? kDifference : kSuccess; // like verify: 1 when it found a difference
 }
 
 } // namespace
@@ -159,13 +159,18 @@ int runAnalyze(std::span<const std::string_view> args) {
   bool checkOnly = false;
   parser.flag("--check-annotations",
               "instead, list the nodes whose printed strides contradict the strides inferred\n"
-              "                          from their inputs (stale metadata, hand-edited dumps)",
+              "                          from their inputs (stale metadata, hand-edited dumps);\n"
+              "                          exit status 1 when there are any",
               &checkOnly);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (dot == "-") {
     reportUsageError("--dot - and the analysis would both go to standard output; write the "
                      "picture with --dot FILE");
+    return kBadInput;
+  }
+  if (checkOnly && !dot.empty()) {
+    reportUsageError("--check-annotations lists annotations and draws no picture; leave out --dot");
     return kBadInput;
   }
   if (!flags.prepare())

@@ -8,6 +8,7 @@
 #include "declone/support/File.h"
 
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <csignal>
 #include <iostream>
@@ -34,6 +35,7 @@ static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler
 volatile std::sig_atomic_t gProgressOnTerminal = 0;
 
 extern "C" void onInterrupt(int) {
+  int savedErrno = errno;
   gInterrupted.store(true, std::memory_order_relaxed);
   // write() is async-signal-safe; the progress bar's line is cleared first so that the
   // message does not run into it.
@@ -43,28 +45,33 @@ extern "C" void onInterrupt(int) {
   if (gProgressOnTerminal)
     (void)!::write(STDERR_FILENO, kClear, sizeof kClear - 1);
   (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  errno = savedErrno;
 }
 
 /// Ctrl-C while the report runs stops starting files instead of killing the program; the
-/// handler resets itself (SA_RESETHAND), so a second Ctrl-C ends the program as usual.
+/// handler resets itself (SA_RESETHAND), so a second Ctrl-C ends the program as usual. Only
+/// over the default action: a SIGINT the caller ignores (a job run in the background) stays
+/// ignored. SA_RESTART: reads and writes interrupted by it carry on.
 class InterruptScope {
 public:
   InterruptScope() {
+    struct sigaction current = {};
+    if (::sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler != SIG_DFL)
+      return;
     struct sigaction handler = {};
     handler.sa_handler = onInterrupt;
-    handler.sa_flags = SA_RESETHAND;
+    handler.sa_flags = SA_RESETHAND | SA_RESTART;
     sigemptyset(&handler.sa_mask);
-    installed_ = ::sigaction(SIGINT, &handler, &previous_) == 0;
+    installed_ = ::sigaction(SIGINT, &handler, nullptr) == 0;
   }
-  ~InterruptScope() {
-    if (installed_ && !gInterrupted.load())
-      ::sigaction(SIGINT, &previous_, nullptr);
+  ~InterruptScope() { // back to the default action, whether or not the handler ran
+    if (installed_)
+      ::signal(SIGINT, SIG_DFL);
   }
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;
 
 private:
-  struct sigaction previous_ = {};
   bool installed_ = false;
 };
 
