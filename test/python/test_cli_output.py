@@ -194,7 +194,8 @@ def test_ctrl_c_in_report_prints_the_table_of_what_finished(cli, tmp_path):
     assert lines[-2].startswith("total ")
     done = sum(1 for line in lines if line.startswith("graph"))
     assert 0 < done < files
-    assert lines[-1] == f"{done} files; interrupted: {files - done} files not run"
+    count = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
+    assert lines[-1] == f"{count(done, 'file')}; interrupted: {count(files - done, 'file')} not run"
 
 
 def test_report_heading_names_the_folder_whatever_the_row_count(cli, tmp_path):
