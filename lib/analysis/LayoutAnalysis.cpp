@@ -159,33 +159,16 @@ std::optional<bool> LayoutAnalysis::isNonOverlappingAndDense(SymContext& sym,
 std::optional<std::vector<SymExpr>>
 LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat format) {
   std::span<const SymExpr> sizes = input.sizes;
-  switch (format) {
-  case MemoryFormat::Contiguous:
-    return detail::contiguousStrides(sym, sizes);
-  case MemoryFormat::ChannelsLast: {
-    if (sizes.size() != 4)
-      return std::nullopt;
-    const size_t order[] = {1, 3, 2, 0}; // C, W, H, N innermost first
-    return detail::stridesInOrder(sym, sizes, order);
-  }
-  case MemoryFormat::ChannelsLast3d: {
-    if (sizes.size() != 5)
-      return std::nullopt;
-    const size_t order[] = {1, 4, 3, 2, 0};
-    return detail::stridesInOrder(sym, sizes, order);
-  }
-  case MemoryFormat::Preserve: {
-    if (!input.strides)
-      return std::nullopt;
-    std::optional<bool> dense = isNonOverlappingAndDense(sym, sizes, *input.strides);
-    if (!dense)
-      return std::nullopt;
-    if (*dense)
-      return std::vector<SymExpr>(input.strides->begin(), input.strides->end());
-    return inferDenseStrides(sizes, *input.strides);
-  }
-  }
-  return std::nullopt;
+  if (format != MemoryFormat::Preserve)
+    return detail::formatStrides(sym, sizes, format);
+  if (!input.strides)
+    return std::nullopt;
+  std::optional<bool> dense = isNonOverlappingAndDense(sym, sizes, *input.strides);
+  if (!dense)
+    return std::nullopt;
+  if (*dense)
+    return std::vector<SymExpr>(input.strides->begin(), input.strides->end());
+  return inferDenseStrides(sizes, *input.strides);
 }
 
 /// The memo and the walk behind LayoutAnalysis: layouts are computed on first query, each after

@@ -283,25 +283,6 @@ std::optional<MemoryFormat> suggestedFormat(const Layout& layout) {
   return layout.sizes.size() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
 }
 
-std::optional<Strides> formatStrides(SymContext& sym, std::span<const SymExpr> sizes,
-                                     MemoryFormat format) {
-  switch (format) {
-  case MemoryFormat::Contiguous:
-    return contiguousStrides(sym, sizes);
-  case MemoryFormat::ChannelsLast:
-    if (sizes.size() != 4)
-      return std::nullopt;
-    return stridesInOrder(sym, sizes, kChannelsLast2d);
-  case MemoryFormat::ChannelsLast3d:
-    if (sizes.size() != 5)
-      return std::nullopt;
-    return stridesInOrder(sym, sizes, kChannelsLast3d);
-  case MemoryFormat::Preserve:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 /// One TensorIterator input: its sizes and strides.
 struct Operand {
   std::span<const SymExpr> sizes;
@@ -561,18 +542,13 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
     std::optional<MemoryFormat> format = memoryFormatArgument(node, MemoryFormat::Contiguous);
     if (!format || *format == MemoryFormat::Preserve)
       return std::nullopt;
-    std::optional<Strides> target = formatStrides(sym, sizes, *format);
-    if (!target || sizes.size() != rank)
+    std::optional<std::vector<size_t>> order = formatOrder(*format, rank);
+    if (!order || sizes.size() != rank)
       return std::nullopt;
-    std::vector<size_t> order = rowMajorOrder(rank);
-    std::span<const size_t> formatOrder =
-        *format == MemoryFormat::Contiguous     ? std::span<const size_t>(order)
-        : *format == MemoryFormat::ChannelsLast ? std::span<const size_t>(kChannelsLast2d)
-                                                : std::span<const size_t>(kChannelsLast3d);
-    std::optional<bool> already = denseInOrder(sym, input->sizes, in, formatOrder);
+    std::optional<bool> already = denseInOrder(sym, input->sizes, in, *order);
     if (!already)
       return std::nullopt;
-    return *already ? Strides(in.begin(), in.end()) : *target;
+    return *already ? Strides(in.begin(), in.end()) : stridesInOrder(sym, sizes, *order);
   }
   return std::nullopt;
 }
@@ -673,6 +649,32 @@ SymExpr atLeastOne(SymContext& sym, SymExpr size) {
 }
 
 } // namespace
+
+std::optional<std::vector<size_t>> formatOrder(MemoryFormat format, size_t rank) {
+  switch (format) {
+  case MemoryFormat::Contiguous:
+    return rowMajorOrder(rank);
+  case MemoryFormat::ChannelsLast:
+    if (rank != 4)
+      return std::nullopt;
+    return std::vector<size_t>(std::begin(kChannelsLast2d), std::end(kChannelsLast2d));
+  case MemoryFormat::ChannelsLast3d:
+    if (rank != 5)
+      return std::nullopt;
+    return std::vector<size_t>(std::begin(kChannelsLast3d), std::end(kChannelsLast3d));
+  case MemoryFormat::Preserve:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<SymExpr>> formatStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                                                  MemoryFormat format) {
+  std::optional<std::vector<size_t>> order = formatOrder(format, sizes.size());
+  if (!order)
+    return std::nullopt;
+  return stridesInOrder(sym, sizes, *order);
+}
 
 std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
                                  std::span<const std::vector<int64_t>> strides) {

@@ -40,6 +40,14 @@ inferElementStrides(SymContext& sym, const Node& producer, int64_t index,
 [[nodiscard]] std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
                                                std::span<const std::vector<int64_t>> strides);
 
+/// The order of a memory format's dimensions (innermost first) at rank `rank`: row-major for
+/// Contiguous, C W H N for ChannelsLast (rank 4 only), C W H D N for ChannelsLast3d (rank 5
+/// only); nullopt for Preserve or another rank.
+[[nodiscard]] std::optional<std::vector<size_t>> formatOrder(MemoryFormat format, size_t rank);
+/// The dense strides of `sizes` in a memory format (formatOrder), or nullopt.
+[[nodiscard]] std::optional<std::vector<SymExpr>>
+formatStrides(SymContext& sym, std::span<const SymExpr> sizes, MemoryFormat format);
+
 /// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).
 [[nodiscard]] std::vector<SymExpr> contiguousStrides(SymContext& sym,
                                                      std::span<const SymExpr> sizes);
