@@ -245,6 +245,10 @@ std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminatio
     row.error = text.error().format(name);
     return {row};
   }
+  // Standard input is taken whatever it holds; a file that is not a dump (Inductor's
+  // output_code.py, a repro script) has no rows and is counted as skipped.
+  if (path != "-" && !looksLikeDump(path, *text))
+    return {};
   return reportText(name, *text, options);
 }
 
@@ -278,20 +282,8 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
         row.name = input.path;
         row.error = input.error;
         out.push_back(std::move(row));
-      } else if (input.path == "-") {
-        out = reportFile(input.path, options.pass);
       } else {
-        // Named or found in a folder alike: a file that is not a dump (Inductor's
-        // output_code.py, a repro script) has no rows and is counted as skipped.
-        Result<std::string> text = readFile(input.path);
-        if (!text.ok()) {
-          DumpStats row;
-          row.name = input.path;
-          row.error = text.error().format(input.path);
-          out.push_back(std::move(row));
-        } else if (looksLikeDump(input.path, *text)) {
-          out = reportText(input.path, *text, options.pass);
-        }
+        out = reportFile(input.path, options.pass);
       }
       std::lock_guard lock(progressMutex);
       finished[schedule[k].second] = true;

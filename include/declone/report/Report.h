@@ -66,7 +66,8 @@ struct DumpFilter {
 
 /// Reads one file ("-": standard input, named `<stdin>`) and runs the pass on every graph in it:
 /// one row for a graph file, one per graph record for a `*.log` structured trace (plus one for its
-/// malformed lines, if any). `options.donated` is ignored: donations are per graph and a report has
+/// malformed lines, if any), none for a file that is not a dump (looksLikeDump; standard input
+/// is taken whatever it holds). `options.donated` is ignored: donations are per graph and a report has
 /// no way to give them.
 [[nodiscard]] std::vector<DumpStats> reportFile(const std::string& path,
                                                 const CloneEliminationOptions& options);
