@@ -86,7 +86,9 @@ std::optional<std::vector<SymExpr>> inferDenseStrides(std::span<const SymExpr> s
   return out;
 }
 
-void appendList(const SymContext& sym, std::span<const SymExpr> values, std::string& out) {
+} // namespace
+
+void appendSymList(const SymContext& sym, std::span<const SymExpr> values, std::string& out) {
   out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i)
@@ -96,13 +98,17 @@ void appendList(const SymContext& sym, std::span<const SymExpr> values, std::str
   out += ']';
 }
 
-} // namespace
+std::string formatSymList(const SymContext& sym, std::span<const SymExpr> values) {
+  std::string out;
+  appendSymList(sym, values, out);
+  return out;
+}
 
 std::string formatLayout(const SymContext& sym, const Layout& layout) {
   std::string out(abbreviation(layout.dtype));
-  appendList(sym, layout.sizes, out);
+  appendSymList(sym, layout.sizes, out);
   if (layout.strides)
-    appendList(sym, *layout.strides, out);
+    appendSymList(sym, *layout.strides, out);
   else
     out += "[?]";
   out += layout.device;

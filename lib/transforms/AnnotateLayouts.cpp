@@ -13,16 +13,6 @@ const SchemaRegistry& registry(const AnnotateLayoutsOptions& options) {
   return options.schemas ? *options.schemas : SchemaRegistry::builtin();
 }
 
-std::string listText(const SymContext& sym, std::span<const SymExpr> values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i)
-      out += ", ";
-    out += sym.print(values[i]);
-  }
-  return out + "]";
-}
-
 void annotateGraph(Graph& graph, const AnnotateLayoutsOptions& options,
                    AnnotateLayoutsResult& result) {
   EffectAnalysis effects(graph, registry(options));
@@ -78,7 +68,7 @@ void checkGraph(const Graph& graph, const AnnotateLayoutsOptions& options,
     if (std::equal(inferred->begin(), inferred->end(), printed->strides->begin(),
                    printed->strides->end()))
       continue;
-    out.push_back({node, listText(sym, *printed->strides), listText(sym, *inferred)});
+    out.push_back({node, formatSymList(sym, *printed->strides), formatSymList(sym, *inferred)});
   }
 }
 

@@ -50,16 +50,6 @@ std::string describe(const Node* node) {
 
 namespace {
 
-std::string listText(const SymContext& sym, std::span<const SymExpr> values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i)
-      out += ", ";
-    sym.print(values[i], out);
-  }
-  return out + "]";
-}
-
 std::optional<uint64_t> staticSizeInBytes(const TypeAnnotation& type) {
   if (type.kind != TypeAnnotation::Kind::Tensor)
     return std::nullopt;
@@ -145,8 +135,8 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
     });
   if (!sameList(cloneLayout->sizes, sourceLayout->sizes))
     return changed([&] {
-      return "sizes " + listText(sym, cloneLayout->sizes) +
-             " != " + listText(sym, sourceLayout->sizes);
+      return "sizes " + formatSymList(sym, cloneLayout->sizes) +
+             " != " + formatSymList(sym, sourceLayout->sizes);
     });
   if (!cloneLayout->strides)
     return unknown([&] { return "strides of " + std::string(clone->name()) + " are unknown"; });
@@ -154,8 +144,8 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
     return unknown([&] { return "strides of " + std::string(source->name()) + " are unknown"; });
   if (!sameList(*cloneLayout->strides, *sourceLayout->strides))
     return changed([&] {
-      return "strides " + listText(sym, *cloneLayout->strides) +
-             " != " + listText(sym, *sourceLayout->strides);
+      return "strides " + formatSymList(sym, *cloneLayout->strides) +
+             " != " + formatSymList(sym, *sourceLayout->strides);
     });
   if (!cloneLayout->storageOffset)
     return unknown(

@@ -87,10 +87,7 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
         std::optional<std::vector<SymExpr>> inferred = layouts.stridesFromInputs(value);
         if (inferred && !std::equal(inferred->begin(), inferred->end(), layout->strides->begin(),
                                     layout->strides->end())) {
-          text += " (inferred from its inputs: [";
-          for (size_t i = 0; i < inferred->size(); ++i)
-            text += (i ? ", " : "") + sym.print((*inferred)[i]);
-          text += "])";
+          text += " (inferred from its inputs: " + formatSymList(sym, *inferred) + ")";
         }
       }
       return text;

@@ -52,6 +52,10 @@ struct LayoutOptions {
   bool assumeDenseInputs = false;
 };
 
+/// `[3, 1]`: sizes or strides as annotations and remarks write them.
+void appendSymList(const SymContext& sym, std::span<const SymExpr> values, std::string& out);
+[[nodiscard]] std::string formatSymList(const SymContext& sym, std::span<const SymExpr> values);
+
 /// `f32[4, 3][3, 1]cpu@0`, with `?` for what is unknown, then ` conj`/` neg` (`conj?` when
 /// unknown), ` changed in place by NODE`, and ` (strides inferred)` or ` (strides inferred,
 /// assuming dense inputs)`.

@@ -67,8 +67,8 @@ struct DumpFilter {
 /// Reads one file ("-": standard input, named `<stdin>`) and runs the pass on every graph in it:
 /// one row for a graph file, one per graph record for a `*.log` structured trace (plus one for its
 /// malformed lines, if any), none for a file that is not a dump (looksLikeDump; standard input
-/// is taken whatever it holds). `options.donated` is ignored: donations are per graph and a report has
-/// no way to give them.
+/// is taken whatever it holds). `options.donated` is ignored: donations are per graph and a report
+/// has no way to give them.
 [[nodiscard]] std::vector<DumpStats> reportFile(const std::string& path,
                                                 const CloneEliminationOptions& options);
 /// The same on text already read; `name` is what rows and errors call the file. The text is a
