@@ -55,35 +55,16 @@ bool isAllocatingClone(const Node* node) {
          (node->target()->overload.empty() || node->target()->overload == "default");
 }
 
-/// PyTorch's infer_dense_strides (TensorIterator's permutation rule), for constant layouts.
-std::optional<std::vector<SymExpr>> inferDenseStrides(std::span<const SymExpr> sizes,
+/// PyTorch's infer_dense_strides (TensorIterator's permutation rule; FakeTensor's
+/// compute_elementwise_output_strides for symbolic sizes), where the strides order is decided.
+std::optional<std::vector<SymExpr>> inferDenseStrides(SymContext& sym,
+                                                      std::span<const SymExpr> sizes,
                                                       std::span<const SymExpr> strides) {
-  size_t rank = sizes.size();
-  std::vector<int64_t> size(rank), stride(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    std::optional<int64_t> s = sizes[i].constantValue();
-    std::optional<int64_t> t = strides[i].constantValue();
-    if (!s || !t)
-      return std::nullopt;
-    size[i] = *s;
-    stride[i] = *t;
-  }
-  std::vector<SymExpr> out(rank);
-  if (rank == 0)
-    return out;
-  if (rank == 1) {
-    out[0] = SymExpr::constant(1);
-    return out;
-  }
-  const std::vector<int64_t>* single = &stride;
-  std::vector<size_t> perm = detail::stridesOrder(size, std::span(single, 1));
-  int64_t running = 1;
-  for (size_t dim : perm) {
-    out[dim] = SymExpr::constant(running);
-    if (size[dim] > 1 && __builtin_mul_overflow(running, size[dim], &running))
-      return std::nullopt;
-  }
-  return out;
+  const std::vector<SymExpr> single(strides.begin(), strides.end());
+  std::optional<std::vector<size_t>> perm = detail::stridesOrder(sym, sizes, std::span(&single, 1));
+  if (!perm)
+    return std::nullopt;
+  return detail::stridesInOrder(sym, sizes, *perm);
 }
 
 } // namespace
@@ -136,23 +117,34 @@ std::string formatLayout(const SymContext& sym, const Layout& layout) {
 std::optional<bool> LayoutAnalysis::isNonOverlappingAndDense(SymContext& sym,
                                                              std::span<const SymExpr> sizes,
                                                              std::span<const SymExpr> strides) {
-  // Dimensions of size 0 or 1 do not matter; symbolic sizes are taken to be >= 2, as PyTorch
-  // specializes 0 and 1.
+  // Dimensions of size 0 or 1 do not matter; backed symbolic sizes are at least 2, as PyTorch
+  // specializes 0 and 1, but an unbacked one may be either.
   std::vector<size_t> remaining;
+  bool mayBeOne = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
     std::optional<int64_t> size = sizes[i].constantValue();
+    std::optional<int64_t> bound = sym.sizeLowerBound(sizes[i]);
+    mayBeOne = mayBeOne || (!size && (!bound || *bound < 2));
     if (!size || *size >= 2)
       remaining.push_back(i);
+  }
+  if (mayBeOne) { // exactly contiguous strides are dense whatever the sizes
+    std::vector<SymExpr> contiguous = detail::contiguousStrides(sym, sizes);
+    if (std::equal(strides.begin(), strides.end(), contiguous.begin(), contiguous.end()))
+      return true;
+    return std::nullopt;
   }
   SymExpr required = SymExpr::constant(1);
   while (!remaining.empty()) {
     auto next = std::find_if(remaining.begin(), remaining.end(),
                              [&](size_t dim) { return strides[dim] == required; });
     if (next == remaining.end()) {
-      bool allConstant = required.isConstant() &&
-                         std::all_of(remaining.begin(), remaining.end(),
-                                     [&](size_t dim) { return strides[dim].isConstant(); });
-      if (allConstant)
+      // Not dense when no stride can be the one required, whatever the sizes.
+      bool noneCanBe = std::all_of(remaining.begin(), remaining.end(), [&](size_t dim) {
+        std::optional<int> sign = detail::compareSizes(sym, strides[dim], required);
+        return sign && *sign != 0;
+      });
+      if (noneCanBe)
         return false;
       return std::nullopt;
     }
@@ -174,7 +166,7 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
     return std::nullopt;
   if (*dense)
     return std::vector<SymExpr>(input.strides->begin(), input.strides->end());
-  return inferDenseStrides(sizes, *input.strides);
+  return inferDenseStrides(sym, sizes, *input.strides);
 }
 
 /// The memo and the walk behind LayoutAnalysis: layouts are computed on first query, each after
@@ -474,6 +466,17 @@ LayoutAnalysis::Impl::inferredStrides(const Node* node, std::span<const SymExpr>
   // then only as_strided_'s arguments say what it becomes.
   if (changesLayouts_.count(node))
     return node->target()->opName == "as_strided_" ? inferredFromRules(node, sizes) : std::nullopt;
+  // lift_fresh_copy copies a constant, a get_attr that a stride-less dump does not annotate at
+  // all: assumed dense, the constant's copy is contiguous in the copy's own sizes.
+  const Target& target = *node->target();
+  if (options_.assumeDenseInputs && target.kind == Target::Kind::Op &&
+      target.opNamespace == "aten" && target.opName == "lift_fresh_copy" &&
+      node->args().size() == 1 && node->args()[0].isNode() &&
+      node->args()[0].node()->kind() == Node::Kind::GetAttr &&
+      node->args()[0].node()->type().kind != TypeAnnotation::Kind::Tensor) {
+    usedAssumption_ = true;
+    return save(detail::contiguousStrides(sym_, sizes));
+  }
   if (const Node* same = detail::sameTensorAs(effects_, node)) {
     const Layout* layout = input(same);
     if (!layout || !layout->strides)

@@ -21,10 +21,10 @@ bool contains(std::span<const std::string_view> names, std::string_view name) {
 /// Pointwise ops: their result's layout follows their tensor arguments' (see pointwiseStrides).
 constexpr std::string_view kPointwise[] = {
     // binary and comparison
-    "add", "sub", "mul", "div", "rsub", "maximum", "minimum", "pow", "atan2", "fmod", "remainder",
-    "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "where", "lerp", "addcmul", "addcdiv", "hypot",
-    "copysign", "xlogy", "nextafter", "heaviside",
+    "add", "sub", "mul", "div", "true_divide", "rsub", "maximum", "minimum", "pow", "atan2", "fmod",
+    "remainder", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "where", "lerp", "addcmul",
+    "addcdiv", "hypot", "copysign", "xlogy", "nextafter", "heaviside",
     // unary
     "neg", "abs", "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt",
     "reciprocal", "sigmoid", "tanh", "relu", "gelu", "silu", "mish", "sin", "cos", "tan", "asin",
@@ -40,31 +40,19 @@ constexpr std::string_view kPointwise[] = {
 /// checked by execution (tools/audit-layouts/audit_pointwise.py, and an adversary's random
 /// layouts): for the others (comparisons, where, xlogy, heaviside, floor division, the
 /// decomposed activation backwards, ...) only all-contiguous operands are decided.
-constexpr std::string_view kOrderedPointwise[] = {"add",
-                                                  "sub",
-                                                  "mul",
-                                                  "div",
-                                                  "neg",
-                                                  "exp",
-                                                  "log",
-                                                  "sqrt",
-                                                  "rsqrt",
-                                                  "reciprocal",
-                                                  "sigmoid",
-                                                  "tanh",
-                                                  "relu",
-                                                  "gelu",
-                                                  "silu",
-                                                  "sin",
-                                                  "cos",
-                                                  "pow",
-                                                  "maximum",
-                                                  "minimum",
-                                                  "sigmoid_backward",
-                                                  "tanh_backward",
-                                                  "threshold_backward",
-                                                  "gelu_backward",
-                                                  "silu_backward"};
+constexpr std::string_view kOrderedPointwise[] = {"add",           "sub",
+                                                  "mul",           "div",
+                                                  "true_divide",   "neg",
+                                                  "exp",           "log",
+                                                  "sqrt",          "rsqrt",
+                                                  "reciprocal",    "sigmoid",
+                                                  "tanh",          "relu",
+                                                  "gelu",          "silu",
+                                                  "sin",           "cos",
+                                                  "pow",           "maximum",
+                                                  "minimum",       "sigmoid_backward",
+                                                  "tanh_backward", "threshold_backward",
+                                                  "gelu_backward", "silu_backward"};
 
 /// Ops whose results are allocated contiguous whatever their inputs' layouts (reductions, the
 /// matmul family, softmax, embedding, gather and index_select): a tuple's elements too.
@@ -131,8 +119,9 @@ constexpr std::string_view kFactories[] = {
     "randint", "new_empty", "new_zeros", "new_ones", "new_full", "linspace",      "eye"};
 
 /// Allocate like their first argument: memory_format, preserve by default.
-constexpr std::string_view kLikes[] = {"empty_like", "zeros_like", "ones_like",    "full_like",
-                                       "rand_like",  "randn_like", "randint_like", "_to_copy"};
+constexpr std::string_view kLikes[] = {"empty_like",   "zeros_like", "ones_like",
+                                       "full_like",    "rand_like",  "randn_like",
+                                       "randint_like", "_to_copy",   "lift_fresh_copy"};
 
 /// a * b, or false when it overflows (adversarial sizes must not be undefined behaviour).
 bool multiply(int64_t a, int64_t b, int64_t& out) {
@@ -148,14 +137,6 @@ std::optional<Constants> constants(std::span<const SymExpr> values) {
       return std::nullopt;
     out.push_back(*constant);
   }
-  return out;
-}
-
-Strides toStrides(const Constants& values) {
-  Strides out;
-  out.reserve(values.size());
-  for (int64_t value : values)
-    out.push_back(SymExpr::constant(value));
   return out;
 }
 
@@ -246,36 +227,38 @@ std::vector<size_t> rowMajorOrder(size_t rank) {
 constexpr size_t kChannelsLast2d[] = {1, 3, 2, 0};
 constexpr size_t kChannelsLast3d[] = {1, 4, 3, 2, 0};
 
-/// PyTorch's is_channels_last_strides_2d/3d (what suggest_memory_format asks), constants only.
-std::optional<bool> channelsLastLike(std::span<const SymExpr> sizes,
+/// PyTorch's is_channels_last_strides_2d/3d (what suggest_memory_format asks); nullopt when a
+/// comparison depends on the values of symbolic sizes.
+std::optional<bool> channelsLastLike(SymContext& sym, std::span<const SymExpr> sizes,
                                      std::span<const SymExpr> strides) {
   if (sizes.size() != 4 && sizes.size() != 5)
     return false;
-  std::optional<Constants> size = constants(sizes), stride = constants(strides);
-  if (!size || !stride)
-    return std::nullopt;
-  if ((*stride)[1] == 0)
-    return false;
+  const SymExpr zero = SymExpr::constant(0);
+  std::optional<int> stride1 = compareSizes(sym, strides[1], zero);
+  if (!stride1 || *stride1 == 0)
+    return stride1 ? std::optional<bool>(false) : std::nullopt;
   std::span<const size_t> order =
       sizes.size() == 4 ? std::span<const size_t>(kChannelsLast2d) : kChannelsLast3d;
-  int64_t min = 0;
+  SymExpr min = zero;
   for (size_t d : order) {
-    if ((*size)[d] == 0 || (*stride)[d] < min)
-      return false;
-    if (d == 0 && min == (*stride)[1])
-      return false;
-    min = (*stride)[d];
-    if ((*size)[d] > 1 && !multiply(min, (*size)[d], min))
+    std::optional<int> size = compareSizes(sym, sizes[d], zero);
+    std::optional<int> stride = compareSizes(sym, strides[d], min);
+    std::optional<int> againstChannels =
+        d == 0 ? compareSizes(sym, min, strides[1]) : std::optional<int>(1);
+    if (!size || !stride || !againstChannels)
       return std::nullopt;
+    if (*size == 0 || *stride < 0 || *againstChannels == 0)
+      return false;
+    min = sym.mul(strides[d], sizes[d]);
   }
   return true;
 }
 
 /// suggest_memory_format: ChannelsLast(3d) for channels-last-like strides, else Contiguous.
-std::optional<MemoryFormat> suggestedFormat(const Layout& layout) {
+std::optional<MemoryFormat> suggestedFormat(SymContext& sym, const Layout& layout) {
   if (!layout.strides)
     return std::nullopt;
-  std::optional<bool> channelsLast = channelsLastLike(layout.sizes, *layout.strides);
+  std::optional<bool> channelsLast = channelsLastLike(sym, layout.sizes, *layout.strides);
   if (!channelsLast)
     return std::nullopt;
   if (!*channelsLast)
@@ -293,16 +276,18 @@ struct Operand {
 /// agrees. Eager TensorIterator takes the fast setup (operands of one shape, all contiguous,
 /// all channels-last or all dense alike) or else orders dimensions by the operands' strides,
 /// the first operand that tells deciding; FakeTensor, which a dump prints, runs a meta kernel
-/// or a decomposition (xlogy, the activation backwards, batch norm) with rules of its own.
-/// They agree, and the answer is given, only
+/// or a decomposition (xlogy, the activation backwards, batch norm) with rules of its own, and
+/// with symbolic sizes compute_elementwise_output_strides, which compares strides as guards
+/// do: by the sizes the trace saw. They agree, and the answer is given, only
 /// - when every operand has exactly contiguous strides, broadcast or not: contiguous; or
-/// - when no output dimension has size 0 or 1, no operand has two dimensions of equal stride,
-///   and every pair of dimensions is ordered alike by every operand that spans both: dense
-///   strides in that order.
-/// Otherwise (operands that disagree on the order, size-1 dimensions with strides of their own)
-/// the strides are unknown. `firstOperandDecides`: the op is one whose FakeTensor kernel is
-/// TensorIterator's too (add, sub, mul, true division), so operands that disagree are settled
-/// as TensorIterator settles them: the first one that orders a pair of dimensions decides.
+/// - when every output dimension has a size of at least 2 (a backed symbol is), no operand has
+///   two dimensions of equal stride, and every pair of dimensions is ordered alike by every
+///   operand that spans both, for every value of the symbols: dense strides in that order.
+/// Otherwise (operands that disagree on the order, size-1 dimensions with strides of their own,
+/// strides whose order depends on the sizes) the strides are unknown. `firstOperandDecides`:
+/// the op is one whose FakeTensor kernel is TensorIterator's too (add, sub, mul, true
+/// division), so operands that disagree are settled as TensorIterator settles them: the first
+/// one that orders a pair of dimensions decides.
 std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr> outSizes,
                                         std::span<const Operand> operands,
                                         bool firstOperandDecides) {
@@ -312,46 +297,51 @@ std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr
         return sameList(operand.strides, contiguousStrides(sym, operand.sizes));
       }))
     return contiguousStrides(sym, outSizes);
-  std::optional<Constants> shape = constants(outSizes);
-  if (!shape || std::any_of(shape->begin(), shape->end(), [](int64_t n) { return n < 2; }))
+  if (std::any_of(outSizes.begin(), outSizes.end(), [&](SymExpr size) {
+        std::optional<int64_t> bound = sym.sizeLowerBound(size);
+        return !bound || *bound < 2;
+      }))
     return std::nullopt;
-  const size_t rank = shape->size();
+  const size_t rank = outSizes.size();
   // Each operand's strides over the output's dimensions, 0 where it is broadcast.
-  std::vector<Constants> expanded;
+  std::vector<Strides> expanded;
   for (const Operand& operand : operands) {
-    std::optional<Constants> size = constants(operand.sizes), stride = constants(operand.strides);
-    if (!size || !stride || size->size() > rank)
+    if (operand.sizes.size() > rank)
       return std::nullopt;
-    Constants strides(rank, 0);
-    size_t offset = rank - size->size();
-    for (size_t i = 0; i < size->size(); ++i)
-      strides[offset + i] = (*size)[i] == 1 ? 0 : (*stride)[i];
+    Strides strides(rank, SymExpr::constant(0));
+    size_t offset = rank - operand.sizes.size();
+    for (size_t i = 0; i < operand.sizes.size(); ++i) {
+      if (operand.sizes[i] == SymExpr::constant(1))
+        continue;
+      if (operand.sizes[i] != outSizes[offset + i])
+        return std::nullopt;
+      // A symbolic stride that may be 0 would make the dimension look broadcast, or not.
+      std::optional<int64_t> bound = sym.sizeLowerBound(operand.strides[i]);
+      if (operand.strides[i] != SymExpr::constant(0) && (!bound || *bound < 1))
+        return std::nullopt;
+      strides[offset + i] = operand.strides[i];
+    }
     expanded.push_back(std::move(strides));
   }
   for (size_t a = 0; a < rank; ++a) {
     for (size_t b = a + 1; b < rank; ++b) {
       int order = 0; // the sign of stride[a] - stride[b], over the operands that span both
-      for (const Constants& strides : expanded) {
-        if (strides[a] == 0 || strides[b] == 0)
+      for (const Strides& strides : expanded) {
+        if (strides[a] == SymExpr::constant(0) || strides[b] == SymExpr::constant(0))
           continue;
-        if (strides[a] == strides[b])
+        std::optional<int> sign = compareSizes(sym, strides[a], strides[b]);
+        if (!sign || *sign == 0)
           return std::nullopt;
-        int sign = strides[a] < strides[b] ? -1 : 1;
-        if (order != 0 && sign != order && !firstOperandDecides)
+        if (order != 0 && *sign != order && !firstOperandDecides)
           return std::nullopt;
-        order = sign;
+        order = *sign;
       }
     }
   }
-  std::vector<size_t> perm = stridesOrder(*shape, expanded);
-  Constants out(rank);
-  int64_t next = 1;
-  for (size_t dim : perm) {
-    out[dim] = next;
-    if (!multiply(next, (*shape)[dim], next))
-      return std::nullopt;
-  }
-  return toStrides(out);
+  std::optional<std::vector<size_t>> perm = stridesOrder(sym, outSizes, expanded);
+  if (!perm)
+    return std::nullopt;
+  return stridesInOrder(sym, outSizes, *perm);
 }
 
 /// The tensor arguments of a call (the nodes it takes that are not symbolic ints), with their
@@ -395,7 +385,8 @@ std::optional<Strides> inferPointwise(SymContext& sym, const Node& node,
         return std::nullopt;
     return contiguousStrides(sym, sizes);
   }
-  bool tensorIterator = name == "add" || name == "sub" || name == "mul" || name == "div";
+  bool tensorIterator =
+      name == "add" || name == "sub" || name == "mul" || name == "div" || name == "true_divide";
   return pointwiseStrides(sym, sizes, operands, tensorIterator);
 }
 
@@ -405,6 +396,24 @@ const Layout* knownInput(const Node& node, size_t index, const ArgumentLayouts& 
     return nullptr;
   const Layout* layout = layouts.layoutOf(node.args()[index].node());
   return layout && layout->strides ? layout : nullptr;
+}
+
+/// prims.convert_element_type, the dtype cast of decompositions (_convert_element_type_meta):
+/// dense strides are kept, anything else is laid out as a pointwise op lays out its operand.
+std::optional<Strides> inferDtypeCast(SymContext& sym, const Node& node,
+                                      std::span<const SymExpr> sizes,
+                                      const ArgumentLayouts& layouts) {
+  const Layout* input = knownInput(node, 0, layouts);
+  if (!input || !sameList(input->sizes, sizes))
+    return std::nullopt;
+  std::optional<bool> dense =
+      LayoutAnalysis::isNonOverlappingAndDense(sym, input->sizes, *input->strides);
+  if (!dense)
+    return std::nullopt;
+  if (*dense)
+    return Strides(input->strides->begin(), input->strides->end());
+  const Operand operand{input->sizes, *input->strides};
+  return pointwiseStrides(sym, sizes, std::span(&operand, 1), false);
 }
 
 std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<const SymExpr> sizes,
@@ -527,14 +536,11 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
   }
   if (name == "view" || name == "_unsafe_view" || name == "view_as" || name == "reshape" ||
       name == "flatten" || name == "unflatten") {
-    std::optional<Strides> view = viewStrides(sym, input->sizes, in, sizes);
-    if (view)
-      return view;
-    bool copies = name == "reshape" || name == "flatten";
-    std::optional<Constants> constantSizes = constants(input->sizes);
-    std::optional<Constants> constantStrides = constants(in);
+    ViewStrides view = viewStrides(sym, input->sizes, in, sizes);
+    if (view.strides)
+      return std::move(view.strides);
     // No view exists: reshape copies into a contiguous tensor (view would fail).
-    if (copies && constantSizes && constantStrides)
+    if (view.copies && (name == "reshape" || name == "flatten"))
       return contiguousStrides(sym, sizes);
     return std::nullopt;
   }
@@ -557,7 +563,7 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
 /// `empty_like(x, x.suggest_memory_format())`), or nullopt.
 std::optional<Strides> suggestedStrides(SymContext& sym, std::span<const SymExpr> sizes,
                                         const Layout* like) {
-  std::optional<MemoryFormat> format = like ? suggestedFormat(*like) : std::nullopt;
+  std::optional<MemoryFormat> format = like ? suggestedFormat(sym, *like) : std::nullopt;
   return format ? formatStrides(sym, sizes, *format) : std::nullopt;
 }
 
@@ -568,8 +574,8 @@ std::optional<Strides> convolutionStrides(SymContext& sym, std::span<const SymEx
                                           const Layout* input, const Layout* weight) {
   if (!input || !weight)
     return std::nullopt;
-  std::optional<MemoryFormat> inputFormat = suggestedFormat(*input);
-  std::optional<MemoryFormat> weightFormat = suggestedFormat(*weight);
+  std::optional<MemoryFormat> inputFormat = suggestedFormat(sym, *input);
+  std::optional<MemoryFormat> weightFormat = suggestedFormat(sym, *weight);
   if (!inputFormat.has_value() || !weightFormat.has_value())
     return std::nullopt;
   const MemoryFormat in = inputFormat.value(), wt = weightFormat.value();
@@ -624,7 +630,7 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
       return std::nullopt;
     for (const Arg& element : tensors->children()) {
       const Layout* input = element.isNode() ? layouts.layoutOf(element.node()) : nullptr;
-      std::optional<MemoryFormat> format = input ? suggestedFormat(*input) : std::nullopt;
+      std::optional<MemoryFormat> format = input ? suggestedFormat(sym, *input) : std::nullopt;
       if (format == MemoryFormat::Contiguous)
         return contiguousStrides(sym, sizes);
     }
@@ -676,21 +682,38 @@ std::optional<std::vector<SymExpr>> formatStrides(SymContext& sym, std::span<con
   return stridesInOrder(sym, sizes, *order);
 }
 
-std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
-                                 std::span<const std::vector<int64_t>> strides) {
+std::optional<int> compareSizes(SymContext& sym, SymExpr a, SymExpr b) {
+  if (a == b)
+    return 0;
+  std::optional<int64_t> above = sym.sizeLowerBound(sym.sub(a, b));
+  if (above && *above > 0)
+    return 1;
+  std::optional<int64_t> below = sym.sizeLowerBound(sym.sub(b, a));
+  if (below && *below > 0)
+    return -1;
+  return std::nullopt;
+}
+
+std::optional<std::vector<size_t>> stridesOrder(SymContext& sym, std::span<const SymExpr> shape,
+                                                std::span<const std::vector<SymExpr>> strides) {
   const size_t rank = shape.size();
   std::vector<size_t> perm(rank); // perm[0] is the innermost dimension
   std::iota(perm.rbegin(), perm.rend(), 0);
-  auto shouldSwap = [&](size_t dim0, size_t dim1) {
-    for (const std::vector<int64_t>& stride : strides) {
-      int64_t stride0 = stride[dim0], stride1 = stride[dim1];
-      if (stride0 == 0 || stride1 == 0)
+  const SymExpr zero = SymExpr::constant(0);
+  auto shouldSwap = [&](size_t dim0, size_t dim1) -> std::optional<int> {
+    for (const std::vector<SymExpr>& stride : strides) {
+      SymExpr stride0 = stride[dim0], stride1 = stride[dim1];
+      if (stride0 == zero || stride1 == zero)
         continue;
-      if (stride0 < stride1)
-        return -1;
-      if (stride0 > stride1)
-        return 1;
-      if (shape[dim0] > shape[dim1])
+      std::optional<int> byStride = compareSizes(sym, stride0, stride1);
+      if (!byStride)
+        return std::nullopt;
+      if (*byStride != 0)
+        return *byStride;
+      std::optional<int> bySize = compareSizes(sym, shape[dim0], shape[dim1]);
+      if (!bySize)
+        return std::nullopt;
+      if (*bySize > 0)
         return 1;
     }
     return 0;
@@ -699,11 +722,13 @@ std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
     size_t dim1 = i;
     for (size_t j = 1; j <= i; ++j) {
       size_t dim0 = i - j;
-      int comparison = shouldSwap(perm[dim0], perm[dim1]);
-      if (comparison > 0) {
+      std::optional<int> comparison = shouldSwap(perm[dim0], perm[dim1]);
+      if (!comparison)
+        return std::nullopt;
+      if (*comparison > 0) {
         std::swap(perm[dim0], perm[dim1]);
         dim1 = dim0;
-      } else if (comparison < 0) {
+      } else if (*comparison < 0) {
         break;
       }
     }
@@ -732,65 +757,81 @@ std::vector<SymExpr> stridesInOrder(SymContext& sym, std::span<const SymExpr> si
   return strides;
 }
 
-std::optional<std::vector<SymExpr>> viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
-                                                std::span<const SymExpr> strides,
-                                                std::span<const SymExpr> newSizes) {
-  std::optional<Constants> oldShape = constants(sizes), oldStride = constants(strides);
-  std::optional<Constants> newShape = constants(newSizes);
-  if (!oldShape || !oldStride || !newShape) {
-    // Symbolic: a contiguous tensor views as the contiguous strides of any shape.
-    if (sameList(strides, contiguousStrides(sym, sizes)))
-      return contiguousStrides(sym, newSizes);
-    return std::nullopt;
+ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                        std::span<const SymExpr> strides, std::span<const SymExpr> newSizes) {
+  const SymExpr one = SymExpr::constant(1), zero = SymExpr::constant(0);
+  const ViewStrides undecided, copies{std::nullopt, true};
+  // computeStride's comparisons, where every value of the symbols gives the same answer.
+  auto equal = [&](SymExpr a, SymExpr b) -> std::optional<bool> {
+    std::optional<int> sign = compareSizes(sym, a, b);
+    return sign ? std::optional<bool>(*sign == 0) : std::nullopt;
+  };
+  if (strides.size() != sizes.size())
+    return undecided;
+  const size_t newRank = newSizes.size();
+  if (sizes.empty())
+    return {Strides(newRank, one)};
+  SymExpr numel = one;
+  for (SymExpr size : sizes) {
+    std::optional<int64_t> bound = sym.sizeLowerBound(size);
+    if (!bound || *bound < 0)
+      return undecided;
+    numel = sym.mul(numel, size);
   }
-  const size_t newRank = newShape->size();
-  if (oldShape->empty())
-    return toStrides(Constants(newRank, 1));
-  if (oldStride->size() != oldShape->size())
-    return std::nullopt;
-  int64_t numel = 1;
-  for (int64_t size : *oldShape)
-    if (size < 0 || !multiply(numel, size, numel))
-      return std::nullopt;
-  if (numel == 0 && *oldShape == *newShape)
-    return toStrides(*oldStride);
-  Constants newStride(newRank);
-  if (numel == 0) {
-    for (size_t d = newRank; d-- > 0;) {
-      newStride[d] = 1;
-      if (d + 1 < newRank &&
-          !multiply(std::max<int64_t>((*newShape)[d + 1], 1), newStride[d + 1], newStride[d]))
-        return std::nullopt;
-    }
-    return toStrides(newStride);
-  }
+  std::optional<bool> empty = equal(numel, zero);
+  if (!empty)
+    return undecided;
+  if (*empty) // any strides do: the same shape keeps them, another is contiguous
+    return {sameList(sizes, newSizes) ? Strides(strides.begin(), strides.end())
+                                      : contiguousStrides(sym, newSizes)};
+  Strides newStrides(newRank);
   int64_t viewD = static_cast<int64_t>(newRank) - 1;
-  int64_t chunkBaseStride = oldStride->back();
-  int64_t tensorNumel = 1, viewNumel = 1;
-  for (int64_t tensorD = static_cast<int64_t>(oldShape->size()) - 1; tensorD >= 0; --tensorD) {
-    int64_t chunkEnd = 0;
-    if (!multiply(tensorNumel, (*oldShape)[tensorD], tensorNumel) ||
-        !multiply(tensorNumel, chunkBaseStride, chunkEnd))
-      return std::nullopt;
-    if (tensorD == 0 || ((*oldShape)[tensorD - 1] != 1 && (*oldStride)[tensorD - 1] != chunkEnd)) {
-      while (viewD >= 0 && (viewNumel < tensorNumel || (*newShape)[viewD] == 1)) {
-        if (!multiply(viewNumel, chunkBaseStride, newStride[viewD]) ||
-            !multiply(viewNumel, (*newShape)[viewD], viewNumel))
-          return std::nullopt;
-        --viewD;
+  SymExpr chunkBaseStride = strides.back(), tensorNumel = one, viewNumel = one;
+  for (int64_t tensorD = static_cast<int64_t>(sizes.size()) - 1; tensorD >= 0; --tensorD) {
+    tensorNumel = sym.mul(tensorNumel, sizes[tensorD]);
+    // A chunk of dimensions that are contiguous with each other ends here?
+    bool chunkEnds = tensorD == 0;
+    if (!chunkEnds) {
+      std::optional<bool> previousIsOne = equal(sizes[tensorD - 1], one);
+      std::optional<bool> contiguous =
+          previousIsOne && !*previousIsOne
+              ? equal(strides[tensorD - 1], sym.mul(tensorNumel, chunkBaseStride))
+              : std::optional<bool>(true);
+      if (!previousIsOne || !contiguous)
+        return undecided;
+      chunkEnds = !*contiguous;
+    }
+    if (!chunkEnds)
+      continue;
+    while (viewD >= 0) {
+      std::optional<int> below = compareSizes(sym, viewNumel, tensorNumel);
+      if (!below)
+        return undecided;
+      if (*below >= 0) {
+        std::optional<bool> sizeOne = equal(newSizes[viewD], one);
+        if (!sizeOne)
+          return undecided;
+        if (!*sizeOne)
+          break;
       }
-      if (viewNumel != tensorNumel)
-        return std::nullopt;
-      if (tensorD > 0) {
-        chunkBaseStride = (*oldStride)[tensorD - 1];
-        tensorNumel = 1;
-        viewNumel = 1;
-      }
+      newStrides[viewD] = sym.mul(viewNumel, chunkBaseStride);
+      viewNumel = sym.mul(viewNumel, newSizes[viewD]);
+      --viewD;
+    }
+    std::optional<bool> matched = equal(viewNumel, tensorNumel);
+    if (!matched)
+      return undecided;
+    if (!*matched)
+      return copies;
+    if (tensorD > 0) {
+      chunkBaseStride = strides[tensorD - 1];
+      tensorNumel = one;
+      viewNumel = one;
     }
   }
   if (viewD != -1)
-    return std::nullopt;
-  return toStrides(newStride);
+    return copies;
+  return {std::move(newStrides)};
 }
 
 std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& node,
@@ -799,6 +840,9 @@ std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& no
   if (!node.isCall())
     return std::nullopt;
   const Target& target = *node.target();
+  if (target.kind == Target::Kind::Op && target.opNamespace == "prims" &&
+      target.opName == "convert_element_type")
+    return inferDtypeCast(sym, node, sizes, arguments);
   if (target.kind != Target::Kind::Op || target.opNamespace != "aten")
     return std::nullopt;
   if (contains(kPointwise, target.opName))
@@ -850,9 +894,9 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
   if (name == "_scaled_dot_product_flash_attention_for_cpu") {
     const Layout* query = knownInput(producer, 0, arguments);
     if (index == 0 && query && sameList(query->sizes, sizes) &&
-        std::all_of(sizes.begin(), sizes.end(), [](const SymExpr& size) {
-          std::optional<int64_t> n = size.constantValue();
-          return n && *n >= 2;
+        std::all_of(sizes.begin(), sizes.end(), [&](const SymExpr& size) {
+          std::optional<int64_t> bound = sym.sizeLowerBound(size);
+          return bound && *bound >= 2;
         }))
       return LayoutAnalysis::cloneStrides(sym, *query, MemoryFormat::Preserve);
     const size_t order3[] = {1, 2, 0};

@@ -33,12 +33,18 @@ public:
 inferElementStrides(SymContext& sym, const Node& producer, int64_t index,
                     std::span<const SymExpr> sizes, const ArgumentLayouts& arguments);
 
+/// The sign of `a - b` for every value its symbols can take as PyTorch sizes (a backed size is
+/// at least 2, SymContext::sizeLowerBound), or nullopt when that depends on the values.
+[[nodiscard]] std::optional<int> compareSizes(SymContext& sym, SymExpr a, SymExpr b);
+
 /// The order TensorIterator's reorder_dimensions puts dimensions in (innermost first) for
 /// operands of these strides (each expanded to `shape`, 0 for broadcast dimensions): by stride,
-/// broadcast dimensions aside, ties to the smaller size; the same sort infer_dense_strides does
-/// for one tensor.
-[[nodiscard]] std::vector<size_t> stridesOrder(std::span<const int64_t> shape,
-                                               std::span<const std::vector<int64_t>> strides);
+/// broadcast dimensions aside, ties to the smaller size; the same sort infer_dense_strides and,
+/// for symbolic sizes, compute_elementwise_output_strides do. nullopt when a comparison depends
+/// on the values of symbolic sizes (PyTorch decides it by the sizes the trace saw).
+[[nodiscard]] std::optional<std::vector<size_t>>
+stridesOrder(SymContext& sym, std::span<const SymExpr> shape,
+             std::span<const std::vector<SymExpr>> strides);
 
 /// The order of a memory format's dimensions (innermost first) at rank `rank`: row-major for
 /// Contiguous, C W H N for ChannelsLast (rank 4 only), C W H D N for ChannelsLast3d (rank 5
@@ -54,12 +60,16 @@ formatStrides(SymContext& sym, std::span<const SymExpr> sizes, MemoryFormat form
 /// Strides of a dense layout whose dimensions are laid out in `order` (innermost first).
 [[nodiscard]] std::vector<SymExpr> stridesInOrder(SymContext& sym, std::span<const SymExpr> sizes,
                                                   std::span<const size_t> order);
-/// PyTorch's computeStride: the strides of `sizes`/`strides` viewed as `newSizes`, or nullopt
-/// when no view exists (view fails; reshape copies). Constant layouts, or a symbolic one that is
-/// exactly contiguous.
-[[nodiscard]] std::optional<std::vector<SymExpr>> viewStrides(SymContext& sym,
-                                                              std::span<const SymExpr> sizes,
-                                                              std::span<const SymExpr> strides,
-                                                              std::span<const SymExpr> newSizes);
+/// What PyTorch's computeStride gives for viewing `sizes`/`strides` as `newSizes`: the view's
+/// strides, or `copies` when no view exists (view fails; reshape copies); neither when
+/// symbolic sizes leave one of its comparisons open (PyTorch decides it by the sizes the trace
+/// saw).
+struct ViewStrides {
+  std::optional<std::vector<SymExpr>> strides;
+  bool copies = false;
+};
+[[nodiscard]] ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
+                                      std::span<const SymExpr> strides,
+                                      std::span<const SymExpr> newSizes);
 
 } // namespace declone::detail

@@ -81,6 +81,75 @@ Bound monomialLowerBound(const SymNode* mono) {
   return product;
 }
 
+/// A lower bound of `mono / divisor` when `divisor` divides `mono` (each of its factors appears
+/// in `mono` with at least its exponent) and the quotient's factors are bounded below by 0.
+Bound quotientLowerBound(const SymNode* mono, const SymNode* divisor) {
+  Factor monoStorage, divisorStorage;
+  std::span<const Factor> factors = factorsOf(mono, monoStorage);
+  std::span<const Factor> divisors = factorsOf(divisor, divisorStorage);
+  for (const Factor& d : divisors)
+    if (std::none_of(factors.begin(), factors.end(),
+                     [&](const Factor& f) { return f.atom == d.atom && f.exp >= d.exp; }))
+      return std::nullopt;
+  int64_t product = 1;
+  for (const Factor& f : factors) {
+    int64_t exp = f.exp;
+    for (const Factor& d : divisors)
+      if (d.atom == f.atom)
+        exp -= d.exp;
+    if (exp == 0)
+      continue;
+    Bound v = atomLowerBound(f.atom);
+    Bound p = v && *v >= 0 ? ipow(*v, exp) : std::nullopt;
+    if (!p || __builtin_mul_overflow(product, *p, &product))
+      return std::nullopt;
+  }
+  return product;
+}
+
+/// A polynomial's bound. A term with a negative coefficient, -c*m, needs a positive term d*m*q
+/// that it divides, with d*q >= c: together they are m*(d*q - c), at least
+/// bound(m)*(d*bound(q) - c). That is what orders strides such as `64*s0` and `64`.
+Bound polyLowerBound(const SymNode* n) {
+  std::span<const Term> terms = n->terms();
+  std::vector<bool> paired(terms.size(), false);
+  int64_t sum = n->constant;
+  auto addProduct = [&](int64_t a, int64_t b) {
+    int64_t product;
+    return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(sum, product, &sum);
+  };
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].coef > 0)
+      continue;
+    Bound m = monomialLowerBound(terms[i].mono);
+    if (!m)
+      return std::nullopt;
+    bool found = false;
+    for (size_t j = 0; j < terms.size() && !found; ++j) {
+      if (paired[j] || terms[j].coef <= 0)
+        continue;
+      Bound q = quotientLowerBound(terms[j].mono, terms[i].mono);
+      int64_t scaled, rest;
+      if (!q || __builtin_mul_overflow(terms[j].coef, *q, &scaled) ||
+          __builtin_add_overflow(scaled, terms[i].coef, &rest) || rest < 0)
+        continue;
+      if (!addProduct(*m, rest))
+        return std::nullopt;
+      paired[j] = found = true;
+    }
+    if (!found)
+      return std::nullopt;
+  }
+  for (size_t j = 0; j < terms.size(); ++j) {
+    if (paired[j] || terms[j].coef < 0)
+      continue;
+    Bound m = monomialLowerBound(terms[j].mono);
+    if (!m || !addProduct(terms[j].coef, *m))
+      return std::nullopt;
+  }
+  return sum;
+}
+
 Bound lowerBound(SymExpr e) {
   const SymNode* n = nodeOf(e);
   if (!n)
@@ -89,16 +158,7 @@ Bound lowerBound(SymExpr e) {
     return atomLowerBound(n);
   if (n->kind == SymKind::Monomial)
     return monomialLowerBound(n);
-  int64_t sum = n->constant;
-  for (const Term& t : n->terms()) {
-    // A negative coefficient would need an upper bound of its monomial.
-    Bound m = t.coef > 0 ? monomialLowerBound(t.mono) : std::nullopt;
-    int64_t product;
-    if (!m || __builtin_mul_overflow(t.coef, *m, &product) ||
-        __builtin_add_overflow(sum, product, &sum))
-      return std::nullopt;
-  }
-  return sum;
+  return polyLowerBound(n);
 }
 
 /// Whether simplifyForSizes could change `e`: it has a Max or Min where it looks.

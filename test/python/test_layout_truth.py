@@ -3,8 +3,9 @@ stripped of them, inferred back with `declone print --annotate`, and compared no
 clone decisions on the stripped dump are compared with those on the full one.
 
 Sources: the torchvision models of the other tests (forward and training step), and with torch
-2.x the transformers and timm models of the Inductor tests, traced with FakeTensors: PyTorch's
-own strides, which the targets are measured on. Graphs of declone-generate (static and
+2.x the transformers and timm models of the Inductor tests, traced with FakeTensors, and three
+of them compiled with dynamic shapes (symbolic batch and sequence sizes): PyTorch's own
+strides, which the targets are measured on. Graphs of declone-generate (static and
 symbolic sizes) are checked too, for no wrong stride and no wrong removal, but their strides
 are the generator's, so they are reported apart. Every figure is printed at the end of the run.
 The hand-written graphs of ../shared/corpus/grammar are not ground truth (their strides were
@@ -67,6 +68,35 @@ def _dump_inductor_model(name):
     return declone.fx.dumps(gm)
 
 
+def _dump_dynamic_inductor_model(name):
+    """The forward graph AOTAutograd gives torch.compile(dynamic=True): batch and sequence sizes
+    are symbols, parameters keep their sizes, strides are FakeTensor's symbolic ones."""
+    import declone.fx
+    support.let_torchvision_import()
+    try:
+        import transformers  # noqa: F401
+        from torch._dynamo.backends.common import aot_autograd
+        from functorch.compile import make_boxed_func
+    except ImportError as error:
+        pytest.skip(f"needs transformers and torch.compile: {error}")
+    model_spec = _inductor_models()[name]
+    torch.manual_seed(0)
+    model = model_spec.make().eval()
+    graphs = []
+
+    def capture(gm, example_inputs):
+        graphs.append(gm)
+        return make_boxed_func(gm.forward)
+
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend=aot_autograd(fw_compiler=capture), dynamic=True)
+    with torch.no_grad():
+        compiled(*model_spec.inputs())
+    torch._dynamo.reset()
+    assert len(graphs) == 1, "one graph, no graph break"
+    return declone.fx.dumps(graphs[0])
+
+
 def _check(cli, source, text, offsets_printed=True):
     figures = {}
     for dense in (False, True):
@@ -90,6 +120,14 @@ def test_torchvision_model(cli, name, phase):
 @pytest.mark.parametrize("name", _INDUCTOR_MODELS)
 def test_inductor_model(cli, name):
     _check(cli, f"inductor-models/{name}", _dump_inductor_model(name))
+
+
+@pytest.mark.skipif(not hasattr(torch, "compile"), reason="needs torch.compile")
+@pytest.mark.parametrize("name", ("llama", "gpt2", "bert"))
+def test_dynamic_inductor_model(cli, name):
+    text = _dump_dynamic_inductor_model(name)
+    assert "Sym(s" in text, "the sizes are symbolic"
+    _check(cli, f"inductor-models-dynamic/{name}", text)
 
 
 @pytest.mark.parametrize("symbolic", [False, True], ids=["static", "symbolic"])

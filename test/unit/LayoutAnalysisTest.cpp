@@ -156,8 +156,16 @@ TEST(LayoutAnalysis, DensityAndSymbolicCloneStrides) {
   std::vector<SymExpr> contiguous = {s("8*s1"), SymExpr::constant(8), SymExpr::constant(1)};
   EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizes, contiguous), true);
   std::vector<SymExpr> gappy = {s("16*s1"), SymExpr::constant(8), SymExpr::constant(1)};
-  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizes, gappy), std::nullopt)
-      << "not provable either way with symbols";
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizes, gappy), false)
+      << "16*s1 is never the 8*s1 a dense layout needs";
+  std::vector<SymExpr> open = {s("s2"), SymExpr::constant(8), SymExpr::constant(1)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, sizes, open), std::nullopt)
+      << "s2 may or may not be 8*s1";
+  std::vector<SymExpr> unbackedSizes = {s("u0"), s("s1"), SymExpr::constant(8)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, unbackedSizes, gappy), std::nullopt)
+      << "u0 may be 1, and a size-1 dimension's stride does not matter";
+  std::vector<SymExpr> unbackedContiguous = {s("8*s1"), SymExpr::constant(8), SymExpr::constant(1)};
+  EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, unbackedSizes, unbackedContiguous), true);
   std::vector<SymExpr> constantSizes = {SymExpr::constant(2), SymExpr::constant(3)};
   std::vector<SymExpr> overlapping = {SymExpr::constant(1), SymExpr::constant(1)};
   EXPECT_EQ(LayoutAnalysis::isNonOverlappingAndDense(sym, constantSizes, overlapping), false);
@@ -243,12 +251,11 @@ TEST(StrideInference, ViewStridesFollowComputeStride) {
   SymContext& sym = context.sym();
   auto view = [&](std::initializer_list<int64_t> sizes, std::initializer_list<int64_t> strides,
                   std::initializer_list<int64_t> newSizes) -> std::string {
-    std::optional<std::vector<SymExpr>> out =
-        detail::viewStrides(sym, ints(sizes), ints(strides), ints(newSizes));
-    if (!out)
-      return "copy";
+    detail::ViewStrides out = detail::viewStrides(sym, ints(sizes), ints(strides), ints(newSizes));
+    if (!out.strides)
+      return out.copies ? "copy" : "undecided";
     std::string text;
-    for (const SymExpr& value : *out)
+    for (const SymExpr& value : *out.strides)
       text += (text.empty() ? "" : ",") + sym.print(value);
     return text;
   };
@@ -261,6 +268,36 @@ TEST(StrideInference, ViewStridesFollowComputeStride) {
   EXPECT_EQ(view({6}, {2}, {2, 3}), "6,2") << "a strided vector";
 }
 
+// computeStride over symbolic sizes: decided where every value of the symbols (backed sizes
+// at least 2) gives one answer, as the guards of the trace would.
+TEST(StrideInference, SymbolicViewStrides) {
+  Context context;
+  SymContext& sym = context.sym();
+  auto list = [&](std::initializer_list<std::string_view> texts) {
+    std::vector<SymExpr> out;
+    for (std::string_view text : texts)
+      out.push_back(*sym.parse(text));
+    return out;
+  };
+  auto view = [&](std::vector<SymExpr> sizes, std::vector<SymExpr> strides,
+                  std::vector<SymExpr> newSizes) -> std::string {
+    detail::ViewStrides out = detail::viewStrides(sym, sizes, strides, newSizes);
+    if (!out.strides)
+      return out.copies ? "copy" : "undecided";
+    return formatSymList(sym, *out.strides);
+  };
+  EXPECT_EQ(
+      view(list({"s0", "s1", "64"}), list({"192*s1", "192", "1"}), list({"s0", "s1", "4", "16"})),
+      "[192*s1, 192, 16, 1]")
+      << "a piece of split, viewed as heads";
+  EXPECT_EQ(view(list({"s0", "64"}), list({"128", "1"}), list({"64*s0"})), "copy")
+      << "64*s0 elements are never the 64 of one row";
+  EXPECT_EQ(view(list({"s0", "s1"}), list({"s2", "1"}), list({"s0*s1"})), "undecided")
+      << "s2 against s1 depends on the sizes";
+  EXPECT_EQ(view(list({"s0", "u0"}), list({"u0", "1"}), list({"s0*u0"})), "undecided")
+      << "an unbacked size may be 0 or 1";
+}
+
 TEST(StrideInference, SymbolicContiguousViewsAndPointwise) {
   LayoutOf layout("f32[s0, 4][4, 1]cpu",
                   "view: \"f32[2*s0, 2]cpu\" = torch.ops.aten.view.default(x, [-1, 2])\n"
@@ -270,8 +307,27 @@ TEST(StrideInference, SymbolicContiguousViewsAndPointwise) {
   EXPECT_EQ(layout("view"), "f32[2*s0, 2][2, 1]cpu@0 (strides inferred)");
   EXPECT_EQ(layout("add"), "f32[2*s0, 2][2, 1]cpu@0 (strides inferred)");
   EXPECT_EQ(layout("permute"), "f32[2, 2*s0][1, 2]cpu@0 (strides inferred)");
-  EXPECT_EQ(layout("mul"), "f32[2, 2*s0][?]cpu@0")
-      << "symbolic and not contiguous: the strides order cannot be compared";
+  EXPECT_EQ(layout("mul"), "f32[2, 2*s0][1, 2]cpu@0 (strides inferred)")
+      << "symbolic and not contiguous: 1 < 2 orders the dimensions";
+}
+
+// With symbolic sizes FakeTensor orders dimensions by comparing strides as guards do, by the
+// sizes the trace saw: only orders that hold for every size (backed sizes are at least 2) are
+// inferred.
+TEST(StrideInference, SymbolicStridesOrders) {
+  LayoutOf layout("f32[s0, 64, s1][64*s1, 1, 64]cpu",
+                  "relu: \"f32[s0, 64, s1]cpu\" = torch.ops.aten.relu.default(x)\n"
+                  "slice: \"f32[s0, 32, s1]cpu\" = torch.ops.aten.slice.Tensor(x, 1, 0, 32)\n"
+                  "add: \"f32[s0, 32, s1]cpu\" = torch.ops.aten.add.Tensor(slice, 1)");
+  EXPECT_EQ(layout("relu"), "f32[s0, 64, s1][64*s1, 1, 64]cpu@0 (strides inferred)")
+      << "1 < 64 < 64*s1 for every s1 >= 2";
+  EXPECT_EQ(layout("add"), "f32[s0, 32, s1][32*s1, 1, 32]cpu@0 (strides inferred)");
+  LayoutOf dependsOnSize("f32[4, 4][s1, 64]cpu",
+                         "neg: \"f32[4, 4]cpu\" = torch.ops.aten.neg.default(x)");
+  EXPECT_EQ(dependsOnSize("neg"), "f32[4, 4][?]cpu@0") << "s1 against 64 depends on s1";
+  LayoutOf unbacked("f32[4, 4][64*u0, 64]cpu",
+                    "exp: \"f32[4, 4]cpu\" = torch.ops.aten.exp.default(x)");
+  EXPECT_EQ(unbacked("exp"), "f32[4, 4][?]cpu@0") << "an unbacked size may be 0";
 }
 
 TEST(StrideInference, InPlaceResultsAndLayoutChangers) {

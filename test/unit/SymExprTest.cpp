@@ -606,6 +606,17 @@ TEST_F(SymExprTest, SizeLowerBounds) {
   EXPECT_EQ(ctx.sizeLowerBound(p("Max(u0, 5)")), 5);
   EXPECT_EQ(ctx.sizeLowerBound(p("Min(u0, 5)")), 0);
   EXPECT_EQ(ctx.sizeLowerBound(p("s0 - s1")), std::nullopt); // needs an upper bound of s1
+  // A negative term is covered by a positive one it divides: 64*s0 - 64 = 64*(s0 - 1) >= 64.
+  // That is what orders strides such as 64*s0 and 64.
+  EXPECT_EQ(ctx.sizeLowerBound(p("64*s0 - 64")), 64);
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0*s1 - s0")), 2);
+  EXPECT_EQ(ctx.sizeLowerBound(p("2*s0 - 4")), 0);
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0*s1 + s1 - s0")), 4);
+  EXPECT_EQ(ctx.sizeLowerBound(p("u0*s1 - u0")), 0);              // u0 may be 0
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0*s1 - 3*s0")), std::nullopt); // 2*s0 - 3*s0 < 0
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - 64")), -62);
+  EXPECT_EQ(ctx.sizeLowerBound(p("s1**2 - s0*s1")), std::nullopt); // s0 does not divide s1**2
+  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - x")), std::nullopt);
   EXPECT_EQ(ctx.sizeLowerBound(p("(s0//x)")), std::nullopt);
 }
 

@@ -27,7 +27,7 @@ UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", 
          "bitwise_not", "clamp", "clamp_min", "clamp_max", "hardtanh", "hardsigmoid",
          "hardswish", "leaky_relu", "elu", "softplus", "square", "isnan", "isinf", "nan_to_num",
          "logit"]
-BINARY = ["add", "sub", "mul", "div", "rsub", "maximum", "minimum", "pow", "atan2", "fmod",
+BINARY = ["add", "sub", "mul", "div", "true_divide", "rsub", "maximum", "minimum", "pow", "atan2", "fmod",
           "remainder", "floor_divide", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
           "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot",
           "copysign", "xlogy", "nextafter", "heaviside", "sigmoid_backward", "tanh_backward",
