@@ -120,6 +120,60 @@ def _offsets_are_true(graph):
     return True
 
 
+def _fake_mode_of(values):
+    """The FakeTensorMode of the FakeTensors among ``values``, or None (no FakeTensor, or a
+    PyTorch without FakeTensors)."""
+    try:
+        from torch._subclasses.fake_tensor import FakeTensor
+    except ImportError:
+        return None
+    for value in values:
+        if isinstance(value, FakeTensor):
+            return value.fake_mode
+    return None
+
+
+def _current_val(node):
+    """Whether ``meta["val"]`` still shows the value as traced: torch 1.13's make_fx keeps the
+    live FakeTensor there, which an in-place metadata op (``t_``) later changes; the
+    TensorMetadata taken at trace time tells."""
+    val = node.meta.get("val")
+    if val is None:
+        return False
+    meta = node.meta.get("tensor_meta")
+    if not isinstance(val, torch.Tensor) or meta is None or not hasattr(meta, "stride"):
+        return True
+    return tuple(val.shape) == tuple(meta.shape) and tuple(val.stride()) == tuple(meta.stride)
+
+
+def _fill_missing_vals(graph):
+    """Gives a node that another pass inserted without ``meta["val"]`` the value FakeTensor
+    computes for it, as FakeTensorProp would: the op run under the fake mode of its inputs'
+    values, which is what a dump of the graph prints. Only ops that write nothing are run (an
+    in-place or out= op would change its inputs' fake values), and only when every input has a
+    value; an op that fails under FakeTensor is left without one. What stays without a value is
+    inferred by the analysis's rules, or unknown."""
+    for node in graph.nodes:
+        if node.op != "call_function" or "val" in node.meta or "tensor_meta" in node.meta:
+            continue
+        schema = getattr(node.target, "_schema", None)
+        if schema is None or getattr(schema, "is_mutable", True):
+            continue
+        inputs = node.all_input_nodes
+        if not inputs or not all(_current_val(arg) for arg in inputs):
+            continue
+        mode = _fake_mode_of(arg.meta["val"] for arg in inputs)
+        if mode is None:
+            continue
+        args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs),
+                                             lambda arg: arg.meta["val"])
+        try:
+            with mode:
+                node.meta["val"] = node.target(*args, **kwargs)
+        except Exception:  # noqa: BLE001: unsupported under FakeTensor: the rules decide
+            continue
+
+
 def _import(graph, for_clone_elimination, neighbourhood="", whole_when_dense=True):
     with _NO_TORCH_FUNCTION():
         return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination,
@@ -163,6 +217,7 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
     remark's line is its node's line in ``dumps`` of the graph before."""
     graph = _graph_of(graph)
     donated_input_ids = _donated_indices(graph, donated_input_ids)
+    _fill_missing_vals(graph)
     # Only the clones' neighbourhood is read: most nodes of a large graph are far from them.
     imported = _import(graph, True, neighbourhood=mode)
     if not imported.clones:

@@ -107,3 +107,35 @@ def test_metadata_without_strides_gets_the_inferred_layouts():
     assert remarks["clone"].detail == "strides [3, 1] != [1, 4] (strides inferred)"
     assert remarks["clone_1"].decision == "removed"
     assert remarks["clone_1"].detail == "strides inferred"
+
+
+def _tril_then_copied(x):
+    return torch.ops.aten.tril.default(x.t()).clone()
+
+
+def test_nodes_another_pass_inserted_without_metadata_get_fake_values():
+    """A node inserted by another pass without meta["val"] (here tril and a clone of it, an op
+    the analysis has no layout rule for) is run under its inputs' FakeTensor mode, as
+    FakeTensorProp would: the clone is decided as in the graph traced with them, not kept as
+    layout-unknown. An in-place op is not run: it would change its input's value."""
+    x = torch.randn(3, 4)
+    traced = trace(_tril_then_copied, x)
+    expected = {(r.decision, r.reason) for r in declone.fx.eliminate_clones(traced.graph)}
+
+    gm = trace(lambda x: x.t(), x)
+    graph = gm.graph
+    output = next(node for node in graph.nodes if node.op == "output")
+    transposed = output.args[0][0] if isinstance(output.args[0], (tuple, list)) else output.args[0]
+    with graph.inserting_before(output):
+        tril = graph.call_function(torch.ops.aten.tril.default, (transposed,))
+        clone = graph.call_function(torch.ops.aten.clone.default, (tril,))
+        relu_ = graph.call_function(torch.ops.aten.relu_.default, (transposed,))
+    output.args = ((clone, relu_),)
+    strides_before = transposed.meta["val"].stride()
+    remarks = declone.fx.eliminate_clones(graph)
+    assert {(r.decision, r.reason) for r in remarks} == expected
+    assert all(r.reason != "layout-unknown" for r in remarks)
+    assert tuple(tril.meta["val"].stride()) == tuple(
+        n for n in traced.graph.nodes if n.name == "tril")[0].meta["val"].stride()
+    assert "val" not in relu_.meta, "an in-place op is not run"
+    assert transposed.meta["val"].stride() == strides_before
