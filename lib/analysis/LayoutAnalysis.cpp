@@ -161,6 +161,18 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
     return detail::formatStrides(sym, sizes, format);
   if (!input.strides)
     return std::nullopt;
+  // Without elements eager's empty_like follows the strides order and FakeTensor's clone
+  // keeps the strides: only exactly contiguous ones are decided.
+  bool mayBeEmpty = std::any_of(sizes.begin(), sizes.end(), [&](SymExpr size) {
+    std::optional<int64_t> bound = sym.sizeLowerBound(size);
+    return !bound || *bound < 1;
+  });
+  if (mayBeEmpty) {
+    std::vector<SymExpr> contiguous = detail::contiguousStrides(sym, sizes);
+    if (!std::equal(contiguous.begin(), contiguous.end(), input.strides->begin(),
+                    input.strides->end()))
+      return std::nullopt;
+  }
   std::optional<bool> dense = isNonOverlappingAndDense(sym, sizes, *input.strides);
   if (!dense)
     return std::nullopt;

@@ -526,10 +526,12 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
     }
     Strides out;
     for (size_t i = 0; i < rank; ++i) {
-      std::optional<int64_t> size = input->sizes[i].constantValue();
-      if (named[i] && !size)
+      // A backed symbolic size is at least 2: never squeezed.
+      std::optional<int64_t> bound = sym.sizeLowerBound(input->sizes[i]);
+      bool one = input->sizes[i] == SymExpr::constant(1);
+      if (named[i] && !one && (!bound || *bound < 2))
         return std::nullopt;
-      if (!named[i] || *size != 1)
+      if (!named[i] || !one)
         out.push_back(in[i]);
     }
     return out;
@@ -610,9 +612,9 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
       return std::nullopt;
     // A size-1 dimension's own stride is kept by eager's empty_like and made dense by
     // FakeTensor's: unknown unless the strides are exactly contiguous.
-    bool sizeOne = std::any_of(sizes.begin(), sizes.end(), [](const SymExpr& size) {
-      std::optional<int64_t> n = size.constantValue();
-      return !n || *n < 2;
+    bool sizeOne = std::any_of(sizes.begin(), sizes.end(), [&](const SymExpr& size) {
+      std::optional<int64_t> bound = sym.sizeLowerBound(size);
+      return !bound || *bound < 2;
     });
     if (sizeOne && !sameList(*input->strides, contiguousStrides(sym, sizes)))
       return std::nullopt;
@@ -778,12 +780,24 @@ ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
       return undecided;
     numel = sym.mul(numel, size);
   }
+  // FakeTensor, whose strides a dump prints, views by _reshape_view_helper (split_dim,
+  // flatten, squeeze), not computeStride. Both give the strides a view must have for
+  // dimensions of 2 elements or more, but not for size-1 dimensions or tensors without
+  // elements: those are decided only for exactly contiguous inputs, whose views are
+  // contiguous in both. The same shape is FakeTensor's view_of: the input's strides.
+  const bool contiguous = sameList(strides, contiguousStrides(sym, sizes));
   std::optional<bool> empty = equal(numel, zero);
-  if (!empty)
+  if (!empty || (*empty && !contiguous))
     return undecided;
-  if (*empty) // any strides do: the same shape keeps them, another is contiguous
-    return {sameList(sizes, newSizes) ? Strides(strides.begin(), strides.end())
-                                      : contiguousStrides(sym, newSizes)};
+  if (*empty)
+    return {contiguousStrides(sym, newSizes)};
+  if (sameList(sizes, newSizes))
+    return {Strides(strides.begin(), strides.end())};
+  for (SymExpr size : newSizes) {
+    std::optional<int64_t> bound = sym.sizeLowerBound(size);
+    if (!contiguous && (!bound || *bound < 2))
+      return undecided;
+  }
   Strides newStrides(newRank);
   int64_t viewD = static_cast<int64_t>(newRank) - 1;
   SymExpr chunkBaseStride = strides.back(), tensorNumel = one, viewNumel = one;

@@ -146,16 +146,38 @@ def _current_val(node):
     return tuple(val.shape) == tuple(meta.shape) and tuple(val.stride()) == tuple(meta.stride)
 
 
+#: In-place ops that change their tensor's sizes or strides: after one, the meta["val"] that
+#: make_fx recorded for that tensor no longer shows it.
+_METADATA_CHANGERS = frozenset({"t_", "transpose_", "swapdims_", "swapaxes_", "unsqueeze_",
+                                "squeeze_", "as_strided_", "resize_", "resize_as_", "set_"})
+
+
+def _changes_metadata(node):
+    """Whether the op may change a tensor's sizes or strides in place: a metadata-changing
+    in-place op, or an out= op (which resizes its out tensor)."""
+    schema = getattr(node.target, "_schema", None)
+    if node.op != "call_function" or schema is None:
+        return False
+    if schema.name.split("::")[-1] in _METADATA_CHANGERS:
+        return True
+    return any(argument.kwarg_only and argument.alias_info is not None
+               and argument.alias_info.is_write for argument in schema.arguments)
+
+
 def _fill_missing_vals(graph):
     """Gives a node that another pass inserted without ``meta["val"]`` the value FakeTensor
     computes for it, as FakeTensorProp would: the op run under the fake mode of its inputs'
-    values, which is what a dump of the graph prints. Only ops that write nothing are run (an
-    in-place or out= op would change its inputs' fake values), and only when every input has a
-    value; an op that fails under FakeTensor is left without one. What stays without a value is
-    inferred by the analysis's rules, or unknown."""
-    for node in graph.nodes:
-        if node.op != "call_function" or "val" in node.meta or "tensor_meta" in node.meta:
-            continue
+    values, which is what a dump of the graph prints. Only ops that write nothing are run, and
+    not at all in a graph with an op that changes a tensor's layout in place (the recorded
+    values of that tensor are stale after it). Guards the op would add to the ShapeEnv are
+    suppressed and unbacked symbols it makes are not bound: filling a value must not change
+    what the compiled graph is specialized on. An op that fails under FakeTensor is left without
+    a value. What stays without one is inferred by the analysis's rules, or unknown."""
+    missing = [node for node in graph.nodes if node.op == "call_function"
+               and "val" not in node.meta and "tensor_meta" not in node.meta]
+    if not missing or any(_changes_metadata(node) for node in graph.nodes):
+        return
+    for node in missing:
         schema = getattr(node.target, "_schema", None)
         if schema is None or getattr(schema, "is_mutable", True):
             continue
@@ -167,11 +189,17 @@ def _fill_missing_vals(graph):
             continue
         args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs),
                                              lambda arg: arg.meta["val"])
-        try:
-            with mode:
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(mode)
+            shape_env = getattr(mode, "shape_env", None)
+            for name in ("suppress_guards", "ignore_fresh_unbacked_symbols"):
+                manager = getattr(shape_env, name, None)
+                if manager is not None:
+                    stack.enter_context(manager())
+            try:
                 node.meta["val"] = node.target(*args, **kwargs)
-        except Exception:  # noqa: BLE001: unsupported under FakeTensor: the rules decide
-            continue
+            except Exception:  # noqa: BLE001: unsupported under FakeTensor: the rules decide
+                continue
 
 
 def _import(graph, for_clone_elimination, neighbourhood="", whole_when_dense=True):

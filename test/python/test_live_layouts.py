@@ -139,3 +139,20 @@ def test_nodes_another_pass_inserted_without_metadata_get_fake_values():
         n for n in traced.graph.nodes if n.name == "tril")[0].meta["val"].stride()
     assert "val" not in relu_.meta, "an in-place op is not run"
     assert transposed.meta["val"].stride() == strides_before
+
+
+def test_no_fake_values_are_filled_in_after_a_layout_changing_inplace_op():
+    """After t_ the recorded value of its tensor is stale (make_fx's snapshot shows it before
+    the op): a node inserted after it is not given a value computed from that snapshot."""
+    gm = trace(lambda x: x.t(), torch.randn(3, 4))
+    graph = gm.graph
+    output = next(node for node in graph.nodes if node.op == "output")
+    transposed = output.args[0][0] if isinstance(output.args[0], (tuple, list)) else output.args[0]
+    with graph.inserting_before(output):
+        relu = graph.call_function(torch.ops.aten.relu.default, (transposed,))
+        t_ = graph.call_function(torch.ops.aten.t_.default, (relu,))
+        clone = graph.call_function(torch.ops.aten.clone.default, (relu,))
+    output.args = ((clone, t_),)
+    remarks = declone.fx.eliminate_clones(graph)
+    assert "val" not in clone.meta and "val" not in relu.meta
+    assert [r.decision for r in remarks] == ["kept"]

@@ -183,6 +183,18 @@ TEST(LayoutAnalysis, DensityAndSymbolicCloneStrides) {
   EXPECT_EQ((*strides)[1], SymExpr::constant(8));
   EXPECT_FALSE(LayoutAnalysis::cloneStrides(sym, input, MemoryFormat::ChannelsLast))
       << "channels_last needs 4 dimensions";
+
+  // Without elements eager and FakeTensor lay a preserving clone out differently.
+  std::vector<SymExpr> emptySizes = {s("s0"), SymExpr::constant(0), SymExpr::constant(4)};
+  std::vector<SymExpr> sliced = {SymExpr::constant(8), SymExpr::constant(4), SymExpr::constant(1)};
+  Layout empty;
+  empty.sizes = emptySizes;
+  empty.strides = std::span<const SymExpr>(sliced);
+  EXPECT_EQ(LayoutAnalysis::cloneStrides(sym, empty, MemoryFormat::Preserve), std::nullopt);
+  std::vector<SymExpr> emptyContiguous = {SymExpr::constant(4), SymExpr::constant(4),
+                                          SymExpr::constant(1)};
+  empty.strides = std::span<const SymExpr>(emptyContiguous);
+  EXPECT_TRUE(LayoutAnalysis::cloneStrides(sym, empty, MemoryFormat::Preserve));
 }
 
 } // namespace
@@ -263,7 +275,11 @@ TEST(StrideInference, ViewStridesFollowComputeStride) {
   EXPECT_EQ(view({4, 2, 3}, {1, 12, 4}, {2, 12}), "copy") << "reshape copies";
   EXPECT_EQ(view({2, 3}, {3, 1}, {3, 1, 2}), "2,2,1") << "a size-1 dimension";
   EXPECT_EQ(view({0, 3}, {3, 1}, {3, 0}), "1,1") << "no elements: contiguous, size 0 as 1";
-  EXPECT_EQ(view({0, 3}, {7, 1}, {0, 3}), "7,1") << "no elements, same shape: strides kept";
+  EXPECT_EQ(view({0, 3}, {7, 1}, {0, 3}), "undecided")
+      << "no elements: computeStride keeps the strides, FakeTensor makes them contiguous";
+  EXPECT_EQ(view({2, 3}, {1, 2}, {2, 3, 1}), "undecided")
+      << "a size-1 dimension's stride: computeStride and FakeTensor's split_dim differ";
+  EXPECT_EQ(view({2, 1, 3}, {1, 9, 2}, {2, 1, 3}), "1,9,2") << "the same shape is view_of";
   EXPECT_EQ(view({}, {}, {1, 1}), "1,1") << "a 0-dim tensor";
   EXPECT_EQ(view({6}, {2}, {2, 3}), "6,2") << "a strided vector";
 }
