@@ -4,21 +4,21 @@
 # _to_copy preserve their input's layout (dense strides in its order when it is not dense).
 # Values checked against torch 2.13.
 # RUN: %declone print --annotate --assume-dense-inputs %s | %FileCheck %s
-# CHECK: permute: "f32[4, 2, 3][1, 12, 4]cpu" =
-# CHECK: transpose: "f32[4, 3, 2][1, 4, 12]cpu" =
-# CHECK: sum_1: "f32[4, 2][2, 1]cpu" =
-# CHECK: mean: "f32[4, 1, 3][3, 3, 1]cpu" =
-# CHECK: bmm: "f32[4, 2, 2][4, 2, 1]cpu" =
-# CHECK: softmax: "f32[4, 2, 3][6, 3, 1]cpu" =
-# CHECK: getitem: "f32[4, 2, 3][6, 3, 1]cpu" =
-# CHECK: getitem_1: "f32[4, 2, 1][2, 1, 1]cpu" =
-# CHECK: cat: "f32[8, 2, 3][6, 3, 1]cpu" =
-# CHECK: convolution: "f32[2, 8, 6, 6][288, 36, 6, 1]cpu" =
-# CHECK: empty: "f32[2, 3, 8, 8][192, 1, 24, 3]cpu" =
-# CHECK: zeros: "f32[5, 6][6, 1]cpu" =
-# CHECK: empty_like: "f32[4, 2, 3][1, 12, 4]cpu" =
-# CHECK: slice_1: "f32[4, 2, 2][1, 12, 4]cpu" =
-# CHECK: to_copy: "f16[4, 2, 2][1, 8, 4]cpu" =
+# CHECK: {{^ +}}permute: "f32[4, 2, 3][1, 12, 4]cpu" =
+# CHECK: {{^ +}}transpose: "f32[4, 3, 2][1, 4, 12]cpu" =
+# CHECK: {{^ +}}sum_1: "f32[4, 2][2, 1]cpu" =
+# CHECK: {{^ +}}mean: "f32[4, 1, 3][3, 3, 1]cpu" =
+# CHECK: {{^ +}}bmm: "f32[4, 2, 2][4, 2, 1]cpu" =
+# CHECK: {{^ +}}softmax: "f32[4, 2, 3][6, 3, 1]cpu" =
+# CHECK: {{^ +}}getitem: "f32[4, 2, 3][6, 3, 1]cpu" =
+# CHECK: {{^ +}}getitem_1: "f32[4, 2, 1][2, 1, 1]cpu" =
+# CHECK: {{^ +}}cat: "f32[8, 2, 3][6, 3, 1]cpu" =
+# CHECK: {{^ +}}convolution: "f32[2, 8, 6, 6][288, 36, 6, 1]cpu" =
+# CHECK: {{^ +}}empty: "f32[2, 3, 8, 8][192, 1, 24, 3]cpu" =
+# CHECK: {{^ +}}zeros: "f32[5, 6][6, 1]cpu" =
+# CHECK: {{^ +}}empty_like: "f32[4, 2, 3][1, 12, 4]cpu" =
+# CHECK: {{^ +}}slice_1: "f32[4, 2, 2][1, 12, 4]cpu" =
+# CHECK: {{^ +}}to_copy: "f16[4, 2, 2][1, 8, 4]cpu" =
 def forward(self, x: "f32[2, 3, 4]cpu", w: "f32[8, 3, 3, 3]cpu", img: "f32[2, 3, 8, 8]cpu", n: "f32[4]cpu"):
     permute: "f32[4, 2, 3]cpu" = torch.ops.aten.permute.default(x, [2, 0, 1])
     transpose: "f32[4, 3, 2]cpu" = torch.ops.aten.transpose.int(permute, 1, 2)
