@@ -43,10 +43,8 @@ def _dump_torchvision(name, phase):
     return declone.fx.dumps(gm)
 
 
-def _dump_inductor_model(name):
-    """The forward of a transformers or timm model at aten level, parameters as inputs."""
-    import declone.fx
-    from torch.fx.experimental.proxy_tensor import make_fx
+def _inductor_model(name):
+    """(spec, model) of a transformers or timm model of the Inductor tests, in eval mode."""
     support.let_torchvision_import()
     try:
         import transformers  # noqa: F401
@@ -55,7 +53,14 @@ def _dump_inductor_model(name):
         pytest.skip(f"needs transformers and timm: {error}")
     model_spec = _inductor_models()[name]
     torch.manual_seed(0)
-    model = model_spec.make().eval()
+    return model_spec, model_spec.make().eval()
+
+
+def _dump_inductor_model(name):
+    """The forward of a transformers or timm model at aten level, parameters as inputs."""
+    import declone.fx
+    from torch.fx.experimental.proxy_tensor import make_fx
+    model_spec, model = _inductor_model(name)
     params, buffers = dict(model.named_parameters()), dict(model.named_buffers())
     names = list(params) + list(buffers)
 
@@ -72,16 +77,9 @@ def _dump_dynamic_inductor_model(name):
     """The forward graph AOTAutograd gives torch.compile(dynamic=True): batch and sequence sizes
     are symbols, parameters keep their sizes, strides are FakeTensor's symbolic ones."""
     import declone.fx
-    support.let_torchvision_import()
-    try:
-        import transformers  # noqa: F401
-        from torch._dynamo.backends.common import aot_autograd
-        from functorch.compile import make_boxed_func
-    except ImportError as error:
-        pytest.skip(f"needs transformers and torch.compile: {error}")
-    model_spec = _inductor_models()[name]
-    torch.manual_seed(0)
-    model = model_spec.make().eval()
+    from functorch.compile import make_boxed_func
+    from torch._dynamo.backends.common import aot_autograd
+    model_spec, model = _inductor_model(name)
     graphs = []
 
     def capture(gm, example_inputs):

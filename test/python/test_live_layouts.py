@@ -109,6 +109,15 @@ def test_metadata_without_strides_gets_the_inferred_layouts():
     assert remarks["clone_1"].detail == "strides inferred"
 
 
+def _transposed_graph(x):
+    """(graph, its output node, the transposed value it returns) of x.t() traced with
+    FakeTensors: a graph for nodes to be inserted into without metadata, as a pass would."""
+    graph = trace(lambda x: x.t(), x).graph
+    output = next(node for node in graph.nodes if node.op == "output")
+    result = output.args[0]
+    return graph, output, result[0] if isinstance(result, (tuple, list)) else result
+
+
 def _tril_then_copied(x):
     return torch.ops.aten.tril.default(x.t()).clone()
 
@@ -122,10 +131,7 @@ def test_nodes_another_pass_inserted_without_metadata_get_fake_values():
     traced = trace(_tril_then_copied, x)
     expected = {(r.decision, r.reason) for r in declone.fx.eliminate_clones(traced.graph)}
 
-    gm = trace(lambda x: x.t(), x)
-    graph = gm.graph
-    output = next(node for node in graph.nodes if node.op == "output")
-    transposed = output.args[0][0] if isinstance(output.args[0], (tuple, list)) else output.args[0]
+    graph, output, transposed = _transposed_graph(x)
     with graph.inserting_before(output):
         tril = graph.call_function(torch.ops.aten.tril.default, (transposed,))
         clone = graph.call_function(torch.ops.aten.clone.default, (tril,))
@@ -144,10 +150,7 @@ def test_nodes_another_pass_inserted_without_metadata_get_fake_values():
 def test_no_fake_values_are_filled_in_after_a_layout_changing_inplace_op():
     """After t_ the recorded value of its tensor is stale (make_fx's snapshot shows it before
     the op): a node inserted after it is not given a value computed from that snapshot."""
-    gm = trace(lambda x: x.t(), torch.randn(3, 4))
-    graph = gm.graph
-    output = next(node for node in graph.nodes if node.op == "output")
-    transposed = output.args[0][0] if isinstance(output.args[0], (tuple, list)) else output.args[0]
+    graph, output, transposed = _transposed_graph(torch.randn(3, 4))
     with graph.inserting_before(output):
         relu = graph.call_function(torch.ops.aten.relu.default, (transposed,))
         t_ = graph.call_function(torch.ops.aten.t_.default, (relu,))
