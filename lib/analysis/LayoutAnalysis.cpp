@@ -123,17 +123,13 @@ std::optional<bool> LayoutAnalysis::isNonOverlappingAndDense(SymContext& sym,
   bool mayBeOne = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
     std::optional<int64_t> size = sizes[i].constantValue();
-    std::optional<int64_t> bound = sym.sizeLowerBound(sizes[i]);
-    mayBeOne = mayBeOne || (!size && (!bound || *bound < 2));
+    mayBeOne = mayBeOne || (!size && !detail::atLeast(sym, sizes[i], 2));
     if (!size || *size >= 2)
       remaining.push_back(i);
   }
-  if (mayBeOne) { // exactly contiguous strides are dense whatever the sizes
-    std::vector<SymExpr> contiguous = detail::contiguousStrides(sym, sizes);
-    if (std::equal(strides.begin(), strides.end(), contiguous.begin(), contiguous.end()))
-      return true;
-    return std::nullopt;
-  }
+  if (mayBeOne) // exactly contiguous strides are dense whatever the sizes
+    return detail::exactlyContiguous(sym, sizes, strides) ? std::optional<bool>(true)
+                                                          : std::nullopt;
   SymExpr required = SymExpr::constant(1);
   while (!remaining.empty()) {
     auto next = std::find_if(remaining.begin(), remaining.end(),
@@ -163,16 +159,10 @@ LayoutAnalysis::cloneStrides(SymContext& sym, const Layout& input, MemoryFormat 
     return std::nullopt;
   // Without elements eager's empty_like follows the strides order and FakeTensor's clone
   // keeps the strides: only exactly contiguous ones are decided.
-  bool mayBeEmpty = std::any_of(sizes.begin(), sizes.end(), [&](SymExpr size) {
-    std::optional<int64_t> bound = sym.sizeLowerBound(size);
-    return !bound || *bound < 1;
-  });
-  if (mayBeEmpty) {
-    std::vector<SymExpr> contiguous = detail::contiguousStrides(sym, sizes);
-    if (!std::equal(contiguous.begin(), contiguous.end(), input.strides->begin(),
-                    input.strides->end()))
-      return std::nullopt;
-  }
+  bool mayBeEmpty = !std::all_of(sizes.begin(), sizes.end(),
+                                 [&](SymExpr size) { return detail::atLeast(sym, size, 1); });
+  if (mayBeEmpty && !detail::exactlyContiguous(sym, sizes, *input.strides))
+    return std::nullopt;
   std::optional<bool> dense = isNonOverlappingAndDense(sym, sizes, *input.strides);
   if (!dense)
     return std::nullopt;

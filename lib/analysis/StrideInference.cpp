@@ -294,13 +294,11 @@ std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr
   if (operands.empty())
     return std::nullopt;
   if (std::all_of(operands.begin(), operands.end(), [&](const Operand& operand) {
-        return sameList(operand.strides, contiguousStrides(sym, operand.sizes));
+        return exactlyContiguous(sym, operand.sizes, operand.strides);
       }))
     return contiguousStrides(sym, outSizes);
-  if (std::any_of(outSizes.begin(), outSizes.end(), [&](SymExpr size) {
-        std::optional<int64_t> bound = sym.sizeLowerBound(size);
-        return !bound || *bound < 2;
-      }))
+  if (!std::all_of(outSizes.begin(), outSizes.end(),
+                   [&](SymExpr size) { return atLeast(sym, size, 2); }))
     return std::nullopt;
   const size_t rank = outSizes.size();
   // Each operand's strides over the output's dimensions, 0 where it is broadcast.
@@ -316,8 +314,7 @@ std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr
       if (operand.sizes[i] != outSizes[offset + i])
         return std::nullopt;
       // A symbolic stride that may be 0 would make the dimension look broadcast, or not.
-      std::optional<int64_t> bound = sym.sizeLowerBound(operand.strides[i]);
-      if (operand.strides[i] != SymExpr::constant(0) && (!bound || *bound < 1))
+      if (operand.strides[i] != SymExpr::constant(0) && !atLeast(sym, operand.strides[i], 1))
         return std::nullopt;
       strides[offset + i] = operand.strides[i];
     }
@@ -381,7 +378,7 @@ std::optional<Strides> inferPointwise(SymContext& sym, const Node& node,
   if (!contains(kOrderedPointwise, name) || !trueDivision) {
     // All-contiguous operands only.
     for (const Operand& operand : operands)
-      if (!sameList(operand.strides, contiguousStrides(sym, operand.sizes)))
+      if (!exactlyContiguous(sym, operand.sizes, operand.strides))
         return std::nullopt;
     return contiguousStrides(sym, sizes);
   }
@@ -527,9 +524,8 @@ std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<co
     Strides out;
     for (size_t i = 0; i < rank; ++i) {
       // A backed symbolic size is at least 2: never squeezed.
-      std::optional<int64_t> bound = sym.sizeLowerBound(input->sizes[i]);
       bool one = input->sizes[i] == SymExpr::constant(1);
-      if (named[i] && !one && (!bound || *bound < 2))
+      if (named[i] && !one && !atLeast(sym, input->sizes[i], 2))
         return std::nullopt;
       if (!named[i] || !one)
         out.push_back(in[i]);
@@ -612,11 +608,9 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
       return std::nullopt;
     // A size-1 dimension's own stride is kept by eager's empty_like and made dense by
     // FakeTensor's: unknown unless the strides are exactly contiguous.
-    bool sizeOne = std::any_of(sizes.begin(), sizes.end(), [&](const SymExpr& size) {
-      std::optional<int64_t> bound = sym.sizeLowerBound(size);
-      return !bound || *bound < 2;
-    });
-    if (sizeOne && !sameList(*input->strides, contiguousStrides(sym, sizes)))
+    bool sizeOne = !std::all_of(sizes.begin(), sizes.end(),
+                                [&](SymExpr size) { return atLeast(sym, size, 2); });
+    if (sizeOne && !exactlyContiguous(sym, sizes, *input->strides))
       return std::nullopt;
     return LayoutAnalysis::cloneStrides(sym, *input, MemoryFormat::Preserve);
   }
@@ -650,8 +644,7 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
 /// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
 /// (SymContext::sizeLowerBound) make it at least 1, so that `s0` is not written `Max(1, s0)`.
 SymExpr atLeastOne(SymContext& sym, SymExpr size) {
-  std::optional<int64_t> bound = sym.sizeLowerBound(size);
-  if (bound && *bound >= 1)
+  if (atLeast(sym, size, 1))
     return size;
   return sym.max(size, SymExpr::constant(1));
 }
@@ -687,11 +680,9 @@ std::optional<std::vector<SymExpr>> formatStrides(SymContext& sym, std::span<con
 std::optional<int> compareSizes(SymContext& sym, SymExpr a, SymExpr b) {
   if (a == b)
     return 0;
-  std::optional<int64_t> above = sym.sizeLowerBound(sym.sub(a, b));
-  if (above && *above > 0)
+  if (atLeast(sym, sym.sub(a, b), 1))
     return 1;
-  std::optional<int64_t> below = sym.sizeLowerBound(sym.sub(b, a));
-  if (below && *below > 0)
+  if (atLeast(sym, sym.sub(b, a), 1))
     return -1;
   return std::nullopt;
 }
@@ -738,6 +729,16 @@ std::optional<std::vector<size_t>> stridesOrder(SymContext& sym, std::span<const
   return perm;
 }
 
+bool atLeast(const SymContext& sym, SymExpr value, int64_t bound) {
+  std::optional<int64_t> lower = sym.sizeLowerBound(value);
+  return lower && *lower >= bound;
+}
+
+bool exactlyContiguous(SymContext& sym, std::span<const SymExpr> sizes,
+                       std::span<const SymExpr> strides) {
+  return sameList(strides, contiguousStrides(sym, sizes));
+}
+
 std::vector<SymExpr> contiguousStrides(SymContext& sym, std::span<const SymExpr> sizes) {
   std::vector<SymExpr> strides(sizes.size());
   SymExpr running = SymExpr::constant(1);
@@ -775,8 +776,7 @@ ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
     return {Strides(newRank, one)};
   SymExpr numel = one;
   for (SymExpr size : sizes) {
-    std::optional<int64_t> bound = sym.sizeLowerBound(size);
-    if (!bound || *bound < 0)
+    if (!atLeast(sym, size, 0))
       return undecided;
     numel = sym.mul(numel, size);
   }
@@ -785,7 +785,7 @@ ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
   // dimensions of 2 elements or more, but not for size-1 dimensions or tensors without
   // elements: those are decided only for exactly contiguous inputs, whose views are
   // contiguous in both. The same shape is FakeTensor's view_of: the input's strides.
-  const bool contiguous = sameList(strides, contiguousStrides(sym, sizes));
+  const bool contiguous = exactlyContiguous(sym, sizes, strides);
   std::optional<bool> empty = equal(numel, zero);
   if (!empty || (*empty && !contiguous))
     return undecided;
@@ -793,11 +793,9 @@ ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
     return {contiguousStrides(sym, newSizes)};
   if (sameList(sizes, newSizes))
     return {Strides(strides.begin(), strides.end())};
-  for (SymExpr size : newSizes) {
-    std::optional<int64_t> bound = sym.sizeLowerBound(size);
-    if (!contiguous && (!bound || *bound < 2))
-      return undecided;
-  }
+  if (!contiguous && !std::all_of(newSizes.begin(), newSizes.end(),
+                                  [&](SymExpr size) { return atLeast(sym, size, 2); }))
+    return undecided;
   Strides newStrides(newRank);
   int64_t viewD = static_cast<int64_t>(newRank) - 1;
   SymExpr chunkBaseStride = strides.back(), tensorNumel = one, viewNumel = one;
@@ -807,13 +805,13 @@ ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
     bool chunkEnds = tensorD == 0;
     if (!chunkEnds) {
       std::optional<bool> previousIsOne = equal(sizes[tensorD - 1], one);
-      std::optional<bool> contiguous =
+      std::optional<bool> sameChunk =
           previousIsOne && !*previousIsOne
               ? equal(strides[tensorD - 1], sym.mul(tensorNumel, chunkBaseStride))
               : std::optional<bool>(true);
-      if (!previousIsOne || !contiguous)
+      if (!previousIsOne || !sameChunk)
         return undecided;
-      chunkEnds = !*contiguous;
+      chunkEnds = !*sameChunk;
     }
     if (!chunkEnds)
       continue;
@@ -897,7 +895,7 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
   // like the input; both are contiguous only for a contiguous input.
   if (name == "native_dropout") {
     const Layout* input = knownInput(producer, 0, arguments);
-    if (!input || !sameList(*input->strides, contiguousStrides(sym, input->sizes)))
+    if (!input || !exactlyContiguous(sym, input->sizes, *input->strides))
       return std::nullopt;
     return contiguousStrides(sym, sizes);
   }
@@ -908,10 +906,8 @@ std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const N
   if (name == "_scaled_dot_product_flash_attention_for_cpu") {
     const Layout* query = knownInput(producer, 0, arguments);
     if (index == 0 && query && sameList(query->sizes, sizes) &&
-        std::all_of(sizes.begin(), sizes.end(), [&](const SymExpr& size) {
-          std::optional<int64_t> bound = sym.sizeLowerBound(size);
-          return bound && *bound >= 2;
-        }))
+        std::all_of(sizes.begin(), sizes.end(),
+                    [&](SymExpr size) { return atLeast(sym, size, 2); }))
       return LayoutAnalysis::cloneStrides(sym, *query, MemoryFormat::Preserve);
     const size_t order3[] = {1, 2, 0};
     if (index == 1 && sizes.size() == 3)

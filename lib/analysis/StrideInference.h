@@ -54,6 +54,13 @@ stridesOrder(SymContext& sym, std::span<const SymExpr> shape,
 [[nodiscard]] std::optional<std::vector<SymExpr>>
 formatStrides(SymContext& sym, std::span<const SymExpr> sizes, MemoryFormat format);
 
+/// Whether `value` is at least `bound` for every value its symbols can take as PyTorch sizes
+/// (SymContext::sizeLowerBound): `atLeast(s0, 2)` holds, `atLeast(u0, 1)` does not.
+[[nodiscard]] bool atLeast(const SymContext& sym, SymExpr value, int64_t bound);
+/// Whether `strides` are exactly the row-major strides of `sizes`.
+[[nodiscard]] bool exactlyContiguous(SymContext& sym, std::span<const SymExpr> sizes,
+                                     std::span<const SymExpr> strides);
+
 /// Row-major strides (PyTorch's contiguous strides treat size 0 as 1).
 [[nodiscard]] std::vector<SymExpr> contiguousStrides(SymContext& sym,
                                                      std::span<const SymExpr> sizes);
