@@ -688,17 +688,21 @@ std::optional<SymExpr> LayoutAnalysis::Impl::viewOffset(const Node* node) const 
   if (!d || !start)
     return std::nullopt;
   SymExpr size = input->sizes[*d];
-  if (std::optional<int64_t> constantStart = start->constantValue()) {
-    int64_t s = *constantStart;
-    if (s < 0) { // Python-style negative index, clamped as slice does
-      std::optional<int64_t> constantSize = size.constantValue();
-      if (!constantSize)
-        return std::nullopt;
-      s = std::max<int64_t>(s + *constantSize, 0);
-    } else if (std::optional<int64_t> constantSize = size.constantValue()) {
-      s = std::min(s, *constantSize);
-    }
-    start = SymExpr::constant(s);
+  std::optional<int64_t> constantStart = start->constantValue();
+  if (constantStart && *constantStart < 0) { // Python-style negative index, clamped as slice does
+    std::optional<int64_t> constantSize = size.constantValue();
+    if (!constantSize)
+      return std::nullopt;
+    start = SymExpr::constant(std::max<int64_t>(*constantStart + *constantSize, 0));
+  } else if (!detail::atLeast(sym_, *start, 0)) {
+    return std::nullopt; // a dynamic int may be negative, and then counts from the end
+  } else if (name == "slice") {
+    // A start past the end is clamped to it (select and narrow raise instead).
+    std::optional<int> sign = detail::compareSizes(sym_, size, *start);
+    if (!sign)
+      return std::nullopt;
+    if (*sign < 0)
+      start = size;
   }
   if (*start == SymExpr::constant(0))
     return base;

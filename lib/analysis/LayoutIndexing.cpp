@@ -22,8 +22,10 @@ bool selectsOrSlices(const Arg& element) {
 std::optional<SymExpr> selectStart(SymContext& sym, SymExpr index, SymExpr size) {
   std::optional<int64_t> i = index.constantValue();
   std::optional<int64_t> n = size.constantValue();
-  if (!i)
-    return sym.isNonNegative(index) ? std::optional<SymExpr>(index) : std::nullopt;
+  if (!i) {
+    std::optional<int64_t> lower = sym.lowerBound(index); // a dynamic int may be negative
+    return lower && *lower >= 0 ? std::optional<SymExpr>(index) : std::nullopt;
+  }
   if (*i < 0) {
     if (!n || *i + *n < 0)
       return std::nullopt;
@@ -48,7 +50,7 @@ std::optional<SymExpr> sliceStart(SymContext& sym, const Arg& start, SymExpr siz
     return SymExpr::constant(*s < 0 ? std::max<int64_t>(*s + *n, 0) : std::min(*s, *n));
   if (*s == 0)
     return SymExpr::constant(0);
-  std::optional<int64_t> smallest = sym.sizeLowerBound(size);
+  std::optional<int64_t> smallest = sym.lowerBound(size);
   if (*s > 0 && smallest && *smallest >= *s) // never clamped
     return SymExpr::constant(*s);
   return std::nullopt;

@@ -641,8 +641,8 @@ std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
   return std::nullopt;
 }
 
-/// max(size, 1), as PyTorch's contiguous strides take it: just `size` where the size ranges
-/// (SymContext::sizeLowerBound) make it at least 1, so that `s0` is not written `Max(1, s0)`.
+/// max(size, 1), as PyTorch's contiguous strides take it: just `size` where its declared range
+/// (SymContext::lowerBound) makes it at least 1, so that `s0` is not written `Max(1, s0)`.
 SymExpr atLeastOne(SymContext& sym, SymExpr size) {
   if (atLeast(sym, size, 1))
     return size;
@@ -730,7 +730,7 @@ std::optional<std::vector<size_t>> stridesOrder(SymContext& sym, std::span<const
 }
 
 bool atLeast(const SymContext& sym, SymExpr value, int64_t bound) {
-  std::optional<int64_t> lower = sym.sizeLowerBound(value);
+  std::optional<int64_t> lower = sym.lowerBound(value);
   return lower && *lower >= bound;
 }
 

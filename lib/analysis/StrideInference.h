@@ -33,8 +33,8 @@ public:
 inferElementStrides(SymContext& sym, const Node& producer, int64_t index,
                     std::span<const SymExpr> sizes, const ArgumentLayouts& arguments);
 
-/// The sign of `a - b` for every value its symbols can take as PyTorch sizes (a backed size is
-/// at least 2, SymContext::sizeLowerBound), or nullopt when that depends on the values.
+/// The sign of `a - b` for every value its symbols can take (SymContext::lowerBound: a backed
+/// size of a graph input is at least 2), or nullopt when that depends on the values.
 [[nodiscard]] std::optional<int> compareSizes(SymContext& sym, SymExpr a, SymExpr b);
 
 /// The order TensorIterator's reorder_dimensions puts dimensions in (innermost first) for
@@ -54,8 +54,9 @@ stridesOrder(SymContext& sym, std::span<const SymExpr> shape,
 [[nodiscard]] std::optional<std::vector<SymExpr>>
 formatStrides(SymContext& sym, std::span<const SymExpr> sizes, MemoryFormat format);
 
-/// Whether `value` is at least `bound` for every value its symbols can take as PyTorch sizes
-/// (SymContext::sizeLowerBound): `atLeast(s0, 2)` holds, `atLeast(u0, 1)` does not.
+/// Whether `value` is at least `bound` for every value its symbols can take
+/// (SymContext::lowerBound): `atLeast(s0, 2)` holds for a graph input's size s0, `atLeast(u0, 1)`
+/// does not for an unbacked size u0.
 [[nodiscard]] bool atLeast(const SymContext& sym, SymExpr value, int64_t bound);
 /// Whether `strides` are exactly the row-major strides of `sizes`.
 [[nodiscard]] bool exactlyContiguous(SymContext& sym, std::span<const SymExpr> sizes,

@@ -236,4 +236,51 @@ void Graph::erase(Node* node) {
   --size_;
 }
 
+namespace {
+
+/// `s<digits>`: the name PyTorch's ShapeEnv gives a backed symbol.
+bool isBackedSymbol(std::string_view name) {
+  return name.size() > 1 && name[0] == 's' &&
+         std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// Declares every bare symbol among a graph's tensor sizes, strides and offsets at least 0, and
+/// the backed sizes of its inputs at least 2 when `inputsSpecialized`.
+void declareTensorSymbols(SymContext& sym, const Graph& graph, bool inputsSpecialized) {
+  auto declare = [&](SymExpr value, int64_t bound) {
+    if (std::optional<std::string_view> name = sym.symbolName(value))
+      sym.declareLowerBound(*name, bound);
+  };
+  for (const Node* node : graph) {
+    const TypeAnnotation& type = node->type();
+    if (type.kind != TypeAnnotation::Kind::Tensor)
+      continue;
+    const TensorType& tensor = *type.tensor;
+    for (SymExpr size : tensor.sizes) {
+      std::optional<std::string_view> name = sym.symbolName(size);
+      bool specialized =
+          inputsSpecialized && node->isPlaceholder() && name && isBackedSymbol(*name);
+      declare(size, specialized ? 2 : 0);
+    }
+    if (tensor.strides)
+      for (SymExpr stride : *tensor.strides)
+        declare(stride, 0);
+    if (tensor.storageOffset)
+      declare(*tensor.storageOffset, 0);
+  }
+}
+
+void declareModuleSymbols(SymContext& sym, const GraphModule& module, bool inputsSpecialized) {
+  declareTensorSymbols(sym, module.graph, inputsSpecialized);
+  // A nested body's inputs are the caller's values, which need not be inputs of the trace.
+  for (const std::unique_ptr<GraphModule>& child : module.children)
+    declareModuleSymbols(sym, *child, false);
+}
+
+} // namespace
+
+void declareSizeRanges(const GraphModule& module) {
+  declareModuleSymbols(module.graph.context().sym(), module, true);
+}
+
 } // namespace declone

@@ -1,7 +1,9 @@
-// Lower bounds under PyTorch's size ranges, and the Max/Min they settle (`Max(1, s0)` is `s0`).
+// Lower bounds under the declared ranges of symbols, and the Max/Min they settle (`Max(1, s0)` is
+// `s0` where s0 is at least 1).
 #include "SymExprImpl.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 namespace declone {
@@ -9,36 +11,27 @@ namespace detail {
 namespace {
 
 using Bound = std::optional<int64_t>;
+using Declared = std::unordered_map<const SymNode*, int64_t>;
 
-/// `s<digits>`: a backed size symbol; `u<digits>`: an unbacked one.
-bool isSizeSymbol(std::string_view name, char prefix) {
-  return name.size() > 1 && name[0] == prefix &&
-         std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
+Bound lowerBound(const Declared& declared, SymExpr e);
 
-Bound lowerBound(SymExpr e);
-
-Bound atomLowerBound(const SymNode* n) {
+Bound atomLowerBound(const Declared& declared, const SymNode* n) {
   std::span<const SymExpr> args = n->args();
   switch (n->kind) {
-  case SymKind::Symbol:
-    // PyTorch specializes sizes 0 and 1, so a backed size symbol is at least 2; an unbacked one
-    // may be 0 or 1.
-    if (isSizeSymbol(n->name, 's'))
-      return 2;
-    if (isSizeSymbol(n->name, 'u'))
-      return 0;
-    return std::nullopt;
+  case SymKind::Symbol: {
+    auto it = declared.find(n);
+    return it == declared.end() ? std::nullopt : Bound(it->second);
+  }
   case SymKind::FloorDiv:
   case SymKind::CeilDiv: {
-    Bound a = lowerBound(args[0]);
+    Bound a = lowerBound(declared, args[0]);
     std::optional<int64_t> b = args[1].constantValue();
     if (!a || !b || *b <= 0) // a smaller divisor would make a larger quotient
       return std::nullopt;
     return n->kind == SymKind::FloorDiv ? pyFloorDiv(*a, *b) : pyCeilDiv(*a, *b);
   }
   case SymKind::Mod: {
-    Bound b = lowerBound(args[1]);
+    Bound b = lowerBound(declared, args[1]);
     if (b && *b > 0) // Python's a % b takes the sign of b
       return 0;
     return std::nullopt;
@@ -47,14 +40,14 @@ Bound atomLowerBound(const SymNode* n) {
     // At least each argument whose bound is known.
     Bound best;
     for (SymExpr a : args)
-      if (Bound v = lowerBound(a))
+      if (Bound v = lowerBound(declared, a))
         best = best ? std::max(*best, *v) : *v;
     return best;
   }
   case SymKind::Min: {
     Bound best;
     for (SymExpr a : args) {
-      Bound v = lowerBound(a);
+      Bound v = lowerBound(declared, a);
       if (!v)
         return std::nullopt;
       best = best ? std::min(*best, *v) : *v;
@@ -67,11 +60,11 @@ Bound atomLowerBound(const SymNode* n) {
 }
 
 /// A monomial's bound is the product of its factors' when every factor is non-negative.
-Bound monomialLowerBound(const SymNode* mono) {
+Bound monomialLowerBound(const Declared& declared, const SymNode* mono) {
   Factor storage;
   int64_t product = 1;
   for (const Factor& f : factorsOf(mono, storage)) {
-    Bound v = atomLowerBound(f.atom);
+    Bound v = atomLowerBound(declared, f.atom);
     if (!v || *v < 0)
       return std::nullopt;
     Bound p = ipow(*v, f.exp);
@@ -83,7 +76,7 @@ Bound monomialLowerBound(const SymNode* mono) {
 
 /// A lower bound of `mono / divisor` when `divisor` divides `mono` (each of its factors appears
 /// in `mono` with at least its exponent) and the quotient's factors are bounded below by 0.
-Bound quotientLowerBound(const SymNode* mono, const SymNode* divisor) {
+Bound quotientLowerBound(const Declared& declared, const SymNode* mono, const SymNode* divisor) {
   Factor monoStorage, divisorStorage;
   std::span<const Factor> factors = factorsOf(mono, monoStorage);
   std::span<const Factor> divisors = factorsOf(divisor, divisorStorage);
@@ -99,7 +92,7 @@ Bound quotientLowerBound(const SymNode* mono, const SymNode* divisor) {
         exp -= d.exp;
     if (exp == 0)
       continue;
-    Bound v = atomLowerBound(f.atom);
+    Bound v = atomLowerBound(declared, f.atom);
     Bound p = v && *v >= 0 ? ipow(*v, exp) : std::nullopt;
     if (!p || __builtin_mul_overflow(product, *p, &product))
       return std::nullopt;
@@ -110,7 +103,7 @@ Bound quotientLowerBound(const SymNode* mono, const SymNode* divisor) {
 /// A polynomial's bound. A term with a negative coefficient, -c*m, needs a positive term d*m*q
 /// that it divides, with d*q >= c: together they are m*(d*q - c), at least
 /// bound(m)*(d*bound(q) - c). That is what orders strides such as `64*s0` and `64`.
-Bound polyLowerBound(const SymNode* n) {
+Bound polyLowerBound(const Declared& declared, const SymNode* n) {
   std::span<const Term> terms = n->terms();
   std::vector<bool> paired(terms.size(), false);
   int64_t sum = n->constant;
@@ -121,14 +114,14 @@ Bound polyLowerBound(const SymNode* n) {
   for (size_t i = 0; i < terms.size(); ++i) {
     if (terms[i].coef > 0)
       continue;
-    Bound m = monomialLowerBound(terms[i].mono);
+    Bound m = monomialLowerBound(declared, terms[i].mono);
     if (!m)
       return std::nullopt;
     bool found = false;
     for (size_t j = 0; j < terms.size() && !found; ++j) {
       if (paired[j] || terms[j].coef <= 0)
         continue;
-      Bound q = quotientLowerBound(terms[j].mono, terms[i].mono);
+      Bound q = quotientLowerBound(declared, terms[j].mono, terms[i].mono);
       int64_t scaled, rest;
       if (!q || __builtin_mul_overflow(terms[j].coef, *q, &scaled) ||
           __builtin_add_overflow(scaled, terms[i].coef, &rest) || rest < 0)
@@ -143,22 +136,22 @@ Bound polyLowerBound(const SymNode* n) {
   for (size_t j = 0; j < terms.size(); ++j) {
     if (paired[j] || terms[j].coef < 0)
       continue;
-    Bound m = monomialLowerBound(terms[j].mono);
+    Bound m = monomialLowerBound(declared, terms[j].mono);
     if (!m || !addProduct(terms[j].coef, *m))
       return std::nullopt;
   }
   return sum;
 }
 
-Bound lowerBound(SymExpr e) {
+Bound lowerBound(const Declared& declared, SymExpr e) {
   const SymNode* n = nodeOf(e);
   if (!n)
     return valueOf(e);
   if (n->isAtom())
-    return atomLowerBound(n);
+    return atomLowerBound(declared, n);
   if (n->kind == SymKind::Monomial)
-    return monomialLowerBound(n);
-  return polyLowerBound(n);
+    return monomialLowerBound(declared, n);
+  return polyLowerBound(declared, n);
 }
 
 /// Whether simplifyForSizes could change `e`: it has a Max or Min where it looks.
@@ -193,8 +186,15 @@ using detail::SymKind;
 using detail::SymNode;
 using detail::Term;
 
-std::optional<int64_t> SymContext::sizeLowerBound(SymExpr e) const {
-  return detail::lowerBound(e);
+void SymContext::declareLowerBound(std::string_view name, int64_t bound) {
+  const SymNode* n = detail::nodeOf(impl_->symbol(name));
+  auto [it, added] = impl_->lowerBounds.emplace(n, bound);
+  if (!added)
+    it->second = std::max(it->second, bound);
+}
+
+std::optional<int64_t> SymContext::lowerBound(SymExpr e) const {
+  return detail::lowerBound(impl_->lowerBounds, e);
 }
 
 SymExpr SymContext::simplifyForSizes(SymExpr e) {
@@ -252,7 +252,7 @@ SymExpr SymContext::simplifyForSizes(SymExpr e) {
       for (size_t j = 0; j < args.size(); ++j) {
         if (j == i)
           continue;
-        std::optional<int64_t> bound = sizeLowerBound(args[j]);
+        std::optional<int64_t> bound = lowerBound(args[j]);
         othersAtLeast = othersAtLeast && bound && *bound >= *c;
       }
       if (!othersAtLeast)

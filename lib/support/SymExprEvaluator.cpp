@@ -1,4 +1,4 @@
-// Evaluation under symbol bindings, sign analysis and symbol collection: walks over expressions.
+// Evaluation under symbol bindings and symbol collection: walks over expressions.
 #include "SymExprImpl.h"
 
 #include <algorithm>
@@ -155,114 +155,6 @@ private:
   const std::unordered_map<std::string, int64_t>& bindings_;
 };
 
-//===----------------------------------------------------------------------===//
-// Sign analysis
-//===----------------------------------------------------------------------===//
-
-bool nonNegative(SymExpr e);
-bool positive(SymExpr e);
-
-bool atomNonNegative(const SymNode* n) {
-  std::span<const SymExpr> args = n->args();
-  switch (n->kind) {
-  case SymKind::Symbol:
-    // PyTorch names sizes s<N> (backed) and u<N> (unbacked).
-    return !n->name.empty() && (n->name[0] == 's' || n->name[0] == 'u');
-  case SymKind::Named:
-    return n->name == "True" || n->name == "False" || n->name == "oo" || n->name == "int_oo";
-  case SymKind::FloorDiv:
-  case SymKind::CeilDiv:
-    return nonNegative(args[0]) && positive(args[1]);
-  case SymKind::Mod:
-    return positive(args[1]);
-  case SymKind::Max:
-    return std::any_of(args.begin(), args.end(), nonNegative);
-  case SymKind::Min:
-  case SymKind::OpAdd:
-  case SymKind::OpMul:
-    return std::all_of(args.begin(), args.end(), nonNegative);
-  case SymKind::OpPow:
-    return nonNegative(args[0]);
-  case SymKind::Lt:
-  case SymKind::Le:
-  case SymKind::Gt:
-  case SymKind::Ge:
-  case SymKind::Eq:
-  case SymKind::Ne:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool atomPositive(const SymNode* n) {
-  std::span<const SymExpr> args = n->args();
-  switch (n->kind) {
-  case SymKind::Named:
-    return n->name == "True" || n->name == "oo" || n->name == "int_oo";
-  case SymKind::CeilDiv:
-    return positive(args[0]) && positive(args[1]);
-  case SymKind::Max:
-    return std::any_of(args.begin(), args.end(), positive);
-  case SymKind::Min:
-  case SymKind::OpMul:
-    return std::all_of(args.begin(), args.end(), positive);
-  case SymKind::OpAdd:
-    return std::all_of(args.begin(), args.end(), nonNegative) &&
-           std::any_of(args.begin(), args.end(), positive);
-  case SymKind::OpPow:
-    return positive(args[0]);
-  default:
-    return false;
-  }
-}
-
-bool monomialNonNegative(const SymNode* mono) {
-  Factor storage;
-  for (const Factor& f : factorsOf(mono, storage))
-    if (f.exp % 2 != 0 && !atomNonNegative(f.atom))
-      return false;
-  return true;
-}
-
-bool monomialPositive(const SymNode* mono) {
-  Factor storage;
-  for (const Factor& f : factorsOf(mono, storage))
-    if (!atomPositive(f.atom))
-      return false;
-  return true;
-}
-
-bool nonNegative(SymExpr e) {
-  const SymNode* n = nodeOf(e);
-  if (!n)
-    return valueOf(e) >= 0;
-  if (n->isAtom())
-    return atomNonNegative(n);
-  if (n->constant < 0)
-    return false;
-  for (const Term& t : n->terms())
-    if (t.coef < 0 || !monomialNonNegative(t.mono))
-      return false;
-  return true;
-}
-
-bool positive(SymExpr e) {
-  const SymNode* n = nodeOf(e);
-  if (!n)
-    return valueOf(e) > 0;
-  if (n->isAtom())
-    return atomPositive(n);
-  if (!nonNegative(e))
-    return false;
-  if (n->constant > 0)
-    return true;
-  for (const Term& t : n->terms())
-    if (monomialPositive(t.mono))
-      return true;
-  return false;
-}
-
 } // namespace
 } // namespace detail
 
@@ -309,13 +201,6 @@ void SymContext::collectSymbols(SymExpr e, std::vector<std::string>& out) const 
       break;
     }
   }
-}
-
-bool SymContext::isNonNegative(SymExpr e) const {
-  return detail::nonNegative(e);
-}
-bool SymContext::isPositive(SymExpr e) const {
-  return detail::positive(e);
 }
 
 } // namespace declone

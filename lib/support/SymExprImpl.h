@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace declone::detail {
@@ -335,6 +336,9 @@ struct SymContextImpl {
   SymExpr pow(SymExpr base, SymExpr exp);
   /// Max/Min: flattened, constants folded, deduplicated and sorted; a single argument is itself.
   SymExpr minMax(SymKind kind, std::span<const SymExpr> args);
+
+  /// Declared lower bounds of symbols (SymContext::declareLowerBound), by symbol node.
+  std::unordered_map<const SymNode*, int64_t> lowerBounds;
 
 private:
   SymExpr opaqueCommutative(SymKind kind, SymExpr a, SymExpr b);

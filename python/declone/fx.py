@@ -202,12 +202,33 @@ def _fill_missing_vals(graph):
                 continue
 
 
+def _symbol_ranges(graph):
+    """The smallest value of each symbol of the graph's ShapeEnv, by name, or None for a graph
+    without one (static shapes; torch 1.13). These are exact where the names alone are not: a
+    dynamic int argument is also named ``s<N>`` and may be 0, 1 or negative, and a trace with
+    backed_size_oblivious does not specialize its sizes 0 and 1. A symbol whose range is
+    unbounded below is left out."""
+    mode = _fake_mode_of(node.meta.get("val") for node in graph.nodes)
+    shape_env = getattr(mode, "shape_env", None)
+    var_to_range = getattr(shape_env, "var_to_range", None)
+    if var_to_range is None:
+        return None
+    ranges = {}
+    for symbol, value_range in var_to_range.items():
+        try:
+            ranges[str(symbol)] = int(value_range.lower)
+        except (TypeError, ValueError, OverflowError, AttributeError):
+            continue  # -oo
+    return ranges
+
+
 def _import(graph, for_clone_elimination, neighbourhood="", whole_when_dense=True):
     with _NO_TORCH_FUNCTION():
         return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination,
                                       neighbourhood=neighbourhood,
                                       whole_when_dense=whole_when_dense,
-                                      trust_offsets=_offsets_are_true(graph))
+                                      trust_offsets=_offsets_are_true(graph),
+                                      symbol_ranges=_symbol_ranges(graph))
 
 
 def _graph_of(graph_or_module):

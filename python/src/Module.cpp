@@ -4,6 +4,8 @@
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
 
+#include <map>
+#include <optional>
 #include <pybind11/stl.h>
 #include <stdexcept>
 
@@ -117,16 +119,25 @@ PYBIND11_MODULE(_declone, module) {
       .def(
           "import_graph",
           [](FxImporter& self, py::handle graph, bool forCloneElimination,
-             const std::string& neighbourhood, bool wholeWhenDense, bool trustOffsets) {
-            return self.importGraph(
+             const std::string& neighbourhood, bool wholeWhenDense, bool trustOffsets,
+             std::optional<std::map<std::string, int64_t>> symbolRanges) {
+            std::unique_ptr<ImportedGraph> imported = self.importGraph(
                 graph,
                 forCloneElimination ? FxImporter::TensorAnnotations::ForCloneElimination
                                     : FxImporter::TensorAnnotations::All,
                 neighbourhood.empty() ? std::nullopt : std::optional(parseMode(neighbourhood)),
                 wholeWhenDense, trustOffsets);
+            declone::SymContext& sym = imported->module().graph.context().sym();
+            if (!symbolRanges)
+              declareSizeRanges(imported->module());
+            else
+              for (const auto& [name, lower] : *symbolRanges)
+                sym.declareLowerBound(name, lower);
+            return imported;
           },
           py::arg("graph"), py::arg("for_clone_elimination") = false, py::arg("neighbourhood") = "",
           py::arg("whole_when_dense") = true, py::arg("trust_offsets") = true,
+          py::arg("symbol_ranges") = py::none(),
           "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
           "meta['tensor_meta']. for_clone_elimination reads only the tensor annotations the "
           "pass consults, and the text of such a graph lacks the others. neighbourhood "
@@ -135,5 +146,7 @@ PYBIND11_MODULE(_declone, module) {
           "stand-ins named _POSITION, and the rest are left out. The whole graph is read "
           "where layouts lack storage offsets, and (unless whole_when_dense is false) where "
           "clones are so dense that the neighbourhood would be most of it. trust_offsets=False "
-          "reads no storage offset from meta['val'] (they are inferred).");
+          "reads no storage offset from meta['val'] (they are inferred). symbol_ranges maps "
+          "each symbol of the trace's ShapeEnv to its smallest value; without it, the ranges "
+          "PyTorch gives a dump's sizes are assumed (declone::declareSizeRanges).");
 }

@@ -11,6 +11,7 @@ strides in `dumps`.
 
 import re
 
+import pytest
 import torch
 
 import declone.fx
@@ -159,3 +160,53 @@ def test_no_fake_values_are_filled_in_after_a_layout_changing_inplace_op():
     remarks = declone.fx.eliminate_clones(graph)
     assert "val" not in clone.meta and "val" not in relu.meta
     assert [r.decision for r in remarks] == ["kept"]
+
+
+def _aot_forward_graph(fn, *inputs, **patches):
+    """The forward graph torch.compile(dynamic=True) gives ``fn`` through AOTAutograd, traced
+    with the ShapeEnv settings ``patches`` (torch.fx.experimental._config)."""
+    config = pytest.importorskip("torch.fx.experimental._config")
+    if not hasattr(torch, "compile") or any(not hasattr(config, name) for name in patches):
+        pytest.skip("this torch has no torch.compile or not these ShapeEnv settings")
+    from torch._dynamo.backends.common import aot_autograd
+
+    graphs = []
+
+    def capture(gm, _inputs):
+        graphs.append(gm)
+        return gm
+
+    with config.patch(**patches):
+        torch._dynamo.reset()
+        compiled = torch.compile(fn, backend=aot_autograd(fw_compiler=capture), dynamic=True)
+        with torch.no_grad():
+            compiled(*inputs)
+    return graphs[0].graph
+
+
+def _view_copied(x):
+    return x.view(4, -1).clone() * 2
+
+
+def _row_copied(x, k):
+    return x.select(0, k).clone()
+
+
+def test_symbol_ranges_are_the_shape_envs():
+    """A live graph's symbols get the ranges of its ShapeEnv, not the ones a dump's names
+    suggest: sizes are at least 2 where PyTorch specializes 0 and 1, and at least 0 where a
+    trace with backed_size_oblivious (torch.onnx.export) does not. A dynamic int argument,
+    named s<N> like a size, is at least 0 here only because select's guard settled its sign,
+    which a dump does not show (declone leaves such a symbol unbounded in text)."""
+    x = torch.randn(6, 4)
+    for oblivious, smallest in ((False, 2), (True, 0)):
+        graph = _aot_forward_graph(_view_copied, x, backed_size_oblivious=oblivious)
+        ranges = declone.fx._symbol_ranges(graph)
+        (value,) = [n.meta["val"] for n in graph.nodes
+                    if n.op == "placeholder" and isinstance(n.meta["val"], torch.Tensor)]
+        assert all(ranges[str(size)] == smallest for size in value.shape), (oblivious, ranges)
+        remarks = declone.fx.eliminate_clones(graph)
+        assert [r.decision for r in remarks] == ["removed"], remarks
+    graph = _aot_forward_graph(_row_copied, x, 2)
+    (select,) = [n for n in graph.nodes if n.target == torch.ops.aten.select.int]
+    assert declone.fx._symbol_ranges(graph)[str(select.args[2].meta["val"])] == 0

@@ -143,5 +143,28 @@ TEST(Graph, NumberNodesFollowsProgramOrder) {
     EXPECT_EQ(node->order(), expected++);
 }
 
+// What PyTorch guarantees of a dump's symbols, and no more: a dynamic int argument is named s<N>
+// like a size but may be 0, 1 or negative, and a body's inputs need not be the trace's.
+TEST(Graph, SizeRangesComeFromWhereSymbolsOccur) {
+  auto file = parseOrFail(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, s0: "Sym(s0)", L_x_: "f32[s0, 4][4, 1]cpu", s1: "Sym(s1)", s2: "Sym(s2)"):
+        zeros: "f32[s2][1]cpu" = torch.ops.aten.zeros.default([s2], device = device(type='cpu'), pin_memory = False)
+        body = self.body
+        invoke_subgraph = torch.ops.higher_order.invoke_subgraph(body, 'subgraph_0', zeros);  body = zeros = None
+        getitem: "f32[s2][1]cpu" = invoke_subgraph[0];  invoke_subgraph = None
+        return (getitem, s1)
+
+    class body(torch.nn.Module):
+        def forward(self, arg0_1: "f32[s2][1]cpu"):
+            clone: "f32[s2][1]cpu" = torch.ops.aten.clone.default(arg0_1);  arg0_1 = None
+            return (clone,)
+)FX");
+  ASSERT_TRUE(file);
+  SymContext& sym = file->context->sym();
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s0")), 2) << "a size of an input: 0 and 1 specialized";
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s1")), std::nullopt) << "an int argument";
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s2")), 0) << "an int that sizes a tensor, not an input";
+}
+
 } // namespace
 } // namespace declone::test

@@ -151,6 +151,7 @@ TEST(LayoutAnalysis, CloneStridesPerMemoryFormat) {
 TEST(LayoutAnalysis, DensityAndSymbolicCloneStrides) {
   Context context;
   SymContext& sym = context.sym();
+  test::declareInputSizes(sym);
   auto s = [&](std::string_view text) { return *sym.parse(text); };
   std::vector<SymExpr> sizes = {s("s0"), s("s1"), SymExpr::constant(8)};
   std::vector<SymExpr> contiguous = {s("8*s1"), SymExpr::constant(8), SymExpr::constant(1)};
@@ -289,6 +290,7 @@ TEST(StrideInference, ViewStridesFollowComputeStride) {
 TEST(StrideInference, SymbolicViewStrides) {
   Context context;
   SymContext& sym = context.sym();
+  test::declareInputSizes(sym);
   auto list = [&](std::initializer_list<std::string_view> texts) {
     std::vector<SymExpr> out;
     for (std::string_view text : texts)

@@ -1,6 +1,8 @@
 // Unit tests for SymContext: parsing, canonical equality, folding, printing, evaluation, errors.
 #include "declone/support/SymExpr.h"
 
+#include "TestSupport.h"
+
 #include <chrono>
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -578,49 +580,51 @@ TEST_F(SymExprTest, CollectSymbols) {
   EXPECT_EQ(names, std::vector<std::string>{"u0"});
 }
 
-TEST_F(SymExprTest, SignAnalysis) {
-  for (std::string_view text :
-       {"0", "5", "s0", "u3", "s0*s1 + 1", "(s27//2)", "Max(1, s0)", "Max(-1, s0)",
-        "Min(16384, ((s72 + 1)//2))", "Mod(x, 4)", "x**2", "CeilDiv(s0, 2)", "s0 < 5"})
-    EXPECT_TRUE(ctx.isNonNegative(p(text))) << text;
-  for (std::string_view text :
-       {"-1", "x", "s0 - 1", "-s0", "Max(-1, x)", "Min(0, x)", "(s0//x)", "x**3", "s0/2"})
-    EXPECT_FALSE(ctx.isNonNegative(p(text))) << text;
-  for (std::string_view text :
-       {"1", "s0 + 1", "Max(1, s0)", "Min(2, s0 + 1)", "CeilDiv(s0 + 1, 2)"})
-    EXPECT_TRUE(ctx.isPositive(p(text))) << text;
-  for (std::string_view text : {"0", "s0", "(s27//2)", "Max(0, s0)", "s0*s1"})
-    EXPECT_FALSE(ctx.isPositive(p(text))) << text;
+TEST_F(SymExprTest, UndeclaredSymbolsAreUnbounded) {
+  // A dynamic int argument is named s<N> too, and may be 0, 1 or negative.
+  EXPECT_EQ(ctx.lowerBound(p("s0")), std::nullopt);
+  EXPECT_EQ(ctx.lowerBound(p("64*s0 - 64")), std::nullopt);
+  EXPECT_EQ(ctx.lowerBound(p("Max(1, s0)")), 1);
+  EXPECT_EQ(ctx.print(ctx.simplifyForSizes(p("Max(1, s0)"))), "Max(1, s0)");
+  EXPECT_EQ(ctx.lowerBound(p("7")), 7);
+  // The larger of two declarations holds.
+  ctx.declareLowerBound("s0", 0);
+  ctx.declareLowerBound("s0", 2);
+  ctx.declareLowerBound("s0", 0);
+  EXPECT_EQ(ctx.lowerBound(p("s0")), 2);
 }
 
-TEST_F(SymExprTest, SizeLowerBounds) {
-  // Backed size symbols are at least 2 (PyTorch specializes 0 and 1), unbacked ones at least 0.
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0")), 2);
-  EXPECT_EQ(ctx.sizeLowerBound(p("u0")), 0);
-  EXPECT_EQ(ctx.sizeLowerBound(p("x")), std::nullopt);
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - 1")), 1);
-  EXPECT_EQ(ctx.sizeLowerBound(p("3*s0*s1 + 4")), 16);
-  EXPECT_EQ(ctx.sizeLowerBound(p("(s27//2)")), 1);
-  EXPECT_EQ(ctx.sizeLowerBound(p("CeilDiv(s0, 4)")), 1);
-  EXPECT_EQ(ctx.sizeLowerBound(p("Mod(s0, 3)")), 0); // Mod is not monotone: 0 at s0 = 3
-  EXPECT_EQ(ctx.sizeLowerBound(p("Max(u0, 5)")), 5);
-  EXPECT_EQ(ctx.sizeLowerBound(p("Min(u0, 5)")), 0);
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - s1")), std::nullopt); // needs an upper bound of s1
+TEST_F(SymExprTest, LowerBounds) {
+  test::declareInputSizes(ctx);
+  ctx.declareLowerBound("s27", 2);
+  EXPECT_EQ(ctx.lowerBound(p("s0")), 2);
+  EXPECT_EQ(ctx.lowerBound(p("u0")), 0);
+  EXPECT_EQ(ctx.lowerBound(p("x")), std::nullopt);
+  EXPECT_EQ(ctx.lowerBound(p("s0 - 1")), 1);
+  EXPECT_EQ(ctx.lowerBound(p("3*s0*s1 + 4")), 16);
+  EXPECT_EQ(ctx.lowerBound(p("(s27//2)")), 1);
+  EXPECT_EQ(ctx.lowerBound(p("CeilDiv(s0, 4)")), 1);
+  EXPECT_EQ(ctx.lowerBound(p("Mod(s0, 3)")), 0); // Mod is not monotone: 0 at s0 = 3
+  EXPECT_EQ(ctx.lowerBound(p("Max(u0, 5)")), 5);
+  EXPECT_EQ(ctx.lowerBound(p("Min(u0, 5)")), 0);
+  EXPECT_EQ(ctx.lowerBound(p("s0 - s1")), std::nullopt); // needs an upper bound of s1
   // A negative term is covered by a positive one it divides: 64*s0 - 64 = 64*(s0 - 1) >= 64.
   // That is what orders strides such as 64*s0 and 64.
-  EXPECT_EQ(ctx.sizeLowerBound(p("64*s0 - 64")), 64);
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0*s1 - s0")), 2);
-  EXPECT_EQ(ctx.sizeLowerBound(p("2*s0 - 4")), 0);
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0*s1 + s1 - s0")), 4);
-  EXPECT_EQ(ctx.sizeLowerBound(p("u0*s1 - u0")), 0);              // u0 may be 0
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0*s1 - 3*s0")), std::nullopt); // 2*s0 - 3*s0 < 0
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - 64")), -62);
-  EXPECT_EQ(ctx.sizeLowerBound(p("s1**2 - s0*s1")), std::nullopt); // s0 does not divide s1**2
-  EXPECT_EQ(ctx.sizeLowerBound(p("s0 - x")), std::nullopt);
-  EXPECT_EQ(ctx.sizeLowerBound(p("(s0//x)")), std::nullopt);
+  EXPECT_EQ(ctx.lowerBound(p("64*s0 - 64")), 64);
+  EXPECT_EQ(ctx.lowerBound(p("s0*s1 - s0")), 2);
+  EXPECT_EQ(ctx.lowerBound(p("2*s0 - 4")), 0);
+  EXPECT_EQ(ctx.lowerBound(p("s0*s1 + s1 - s0")), 4);
+  EXPECT_EQ(ctx.lowerBound(p("u0*s1 - u0")), 0);              // u0 may be 0
+  EXPECT_EQ(ctx.lowerBound(p("s0*s1 - 3*s0")), std::nullopt); // 2*s0 - 3*s0 < 0
+  EXPECT_EQ(ctx.lowerBound(p("s0 - 64")), -62);
+  EXPECT_EQ(ctx.lowerBound(p("s1**2 - s0*s1")), std::nullopt); // s0 does not divide s1**2
+  EXPECT_EQ(ctx.lowerBound(p("s0 - x")), std::nullopt);
+  EXPECT_EQ(ctx.lowerBound(p("(s0//x)")), std::nullopt);
 }
 
 TEST_F(SymExprTest, SimplifyForSizes) {
+  test::declareInputSizes(ctx);
+  ctx.declareLowerBound("s27", 2);
   auto simplified = [&](std::string_view text) { return ctx.print(ctx.simplifyForSizes(p(text))); };
   EXPECT_EQ(simplified("Max(1, s0)"), "s0");
   EXPECT_EQ(simplified("Max(1, (s27//2))"), "(s27//2)");

@@ -27,6 +27,15 @@ Node* findNode(const Graph& graph, std::string_view name);
 /// annotations, comments and layout); otherwise a description of the first difference.
 std::string describeDifference(const GraphFile& a, const GraphFile& b);
 
+/// Declares the ranges declareSizeRanges gives the sizes of a dump's inputs: `s0`..`s9` at least
+/// 2 (PyTorch specializes 0 and 1) and the unbacked `u0`..`u9` at least 0.
+inline void declareInputSizes(SymContext& sym) {
+  for (int i = 0; i < 10; ++i) {
+    sym.declareLowerBound("s" + std::to_string(i), 2);
+    sym.declareLowerBound("u" + std::to_string(i), 0);
+  }
+}
+
 /// Reads a whole file from disk.
 std::string readFileOrDie(const std::string& path);
 

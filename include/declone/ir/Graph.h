@@ -284,4 +284,13 @@ struct GraphFile {
   bool finalNewline = true;
 };
 
+/// Declares in the module's SymContext (SymContext::declareLowerBound) what PyTorch guarantees
+/// of its symbols: one that is a size, stride or storage offset of a tensor anywhere in the
+/// module is at least 0, and a backed size `s<N>` of the graph's own inputs at least 2, since
+/// dynamo and make_fx specialize input sizes 0 and 1. Other symbols, such as dynamic int
+/// arguments (which dynamo also names `s<N>`), stay unbounded. The text does not show a trace
+/// made with backed_size_oblivious (torch.onnx.export), whose input sizes may be 0 or 1; the
+/// Python importer declares the ShapeEnv's own ranges instead of these.
+void declareSizeRanges(const GraphModule& module);
+
 } // namespace declone

@@ -127,18 +127,16 @@ public:
   /// Appends the distinct symbol names occurring in `e` (in no particular order).
   void collectSymbols(SymExpr e, std::vector<std::string>& out) const;
 
-  /// Conservatively true if `e` is provably >= 0 for all values of its symbols, assuming that
-  /// symbols named `s*` / `u*` (PyTorch's backed / unbacked sizes) are >= 0.
-  [[nodiscard]] bool isNonNegative(SymExpr e) const;
-  /// Conservatively true if `e` is provably > 0 under the same assumptions as isNonNegative.
-  [[nodiscard]] bool isPositive(SymExpr e) const;
-
-  /// A lower bound of `e` over every value its symbols can take as PyTorch sizes: a backed size
-  /// symbol (`s<N>`) is at least 2, since PyTorch specializes sizes 0 and 1; an unbacked one
-  /// (`u<N>`) at least 0; other names are unbounded. nullopt when no bound follows.
-  [[nodiscard]] std::optional<int64_t> sizeLowerBound(SymExpr e) const;
-  /// `e` with every Max or Min that those ranges settle replaced by its value: `Max(1, s0)` is
-  /// `s0` and `Max(1, (s27//2))` is `(s27//2)`, while `Max(1, u0)` stays (u0 may be 0).
+  /// Declares that the symbol `name` is at least `bound` wherever it occurs; of two declarations
+  /// the larger bound holds. Undeclared symbols are unbounded. declareSizeRanges (Graph.h)
+  /// declares what PyTorch guarantees of a graph's sizes.
+  void declareLowerBound(std::string_view name, int64_t bound);
+  /// A lower bound of `e` over every value its symbols can take under the declared bounds, or
+  /// nullopt when none follows: with s0 declared at least 2, `64*s0 - 64` is at least 64.
+  [[nodiscard]] std::optional<int64_t> lowerBound(SymExpr e) const;
+  /// `e` with every Max or Min that those bounds settle replaced by its value: `Max(1, s0)` is
+  /// `s0` and `Max(1, (s27//2))` is `(s27//2)` for sizes s0 and s27 at least 2, while
+  /// `Max(1, u0)` stays when u0 may be 0.
   [[nodiscard]] SymExpr simplifyForSizes(SymExpr e);
 
   [[nodiscard]] bool isSymbol(SymExpr e) const;
