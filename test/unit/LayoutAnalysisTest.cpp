@@ -88,7 +88,8 @@ TEST(LayoutAnalysis, OffsetsOfViewOps) {
   EXPECT_EQ(layout("reshape"), "f32[20][1]cpu@0") << "view or copy, both start at 0 here";
   EXPECT_EQ(layout("add_"), "f32[4, 5][5, 1]cpu@10") << "in-place ops return their input";
   EXPECT_EQ(layout("relu"), "f32[4, 5][5, 1]cpu@0") << "fresh results start at 0";
-  EXPECT_EQ(layout("slice_3"), "f32[s0, 5][5, 1]cpu@5*s0");
+  EXPECT_EQ(layout("slice_3"), "f32[s0, 5][5, 1]cpu@?")
+      << "the int argument s0 may be past the end of 6 rows, where slice clamps it";
 }
 
 TEST(LayoutAnalysis, OffsetsOfSplitElements) {
