@@ -179,7 +179,7 @@ void runOptEndToEnd(benchmark::State& state, LazyGraphText& input, const std::st
                     bool assumeDenseInputs) {
   declone::CloneEliminationOptions options;
   options.collectRemarks = false; // as opt without --remarks
-  options.assumeDenseInputs = assumeDenseInputs;
+  options.layout.assumeDenseInputs = assumeDenseInputs;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> sink(std::fopen("/dev/null", "wb"), std::fclose);
   if (!sink) {
     state.SkipWithError("cannot open /dev/null");

@@ -3,6 +3,7 @@
 
 #include "LayoutIndexing.h"
 #include "LayoutMetadata.h"
+#include "OracleCall.h"
 #include "StrideInference.h"
 
 #include <algorithm>
@@ -206,9 +207,12 @@ struct LayoutAnalysis::Impl final : detail::ArgumentLayouts {
   /// assumeDenseInputs), else inferred from the op that made it.
   std::optional<std::span<const SymExpr>> inferredStrides(const Node* node,
                                                           std::span<const SymExpr> sizes) const;
-  /// The stride rules' answer for a call (StrideInference), saved.
+  /// The stride rules' answer for a call (StrideInference), else the oracle's, saved.
   std::optional<std::span<const SymExpr>> inferredFromRules(const Node* node,
                                                             std::span<const SymExpr> sizes) const;
+  /// What LayoutOptions::oracle gives a call, or a getitem of one, with static layouts.
+  std::optional<std::vector<SymExpr>> stridesFromOracle(const Node* node,
+                                                        std::span<const SymExpr> sizes) const;
   /// The conjugate and negative bits of a value (see ViewBit).
   detail::ViewBits viewBits(const Node* node, DType dtype) const;
   std::optional<SymExpr> inferOffset(const Node* node) const;
@@ -498,9 +502,38 @@ LayoutAnalysis::Impl::inferredFromRules(const Node* node, std::span<const SymExp
                                           sizes, *this);
   else
     strides = detail::inferStrides(sym_, *node, sizes, *this);
+  if (!strides && options_.oracle && !missing_)
+    strides = stridesFromOracle(node, sizes);
   if (!strides)
     return std::nullopt;
   return simplifyForSizes(save(*strides));
+}
+
+std::optional<std::vector<SymExpr>>
+LayoutAnalysis::Impl::stridesFromOracle(const Node* node, std::span<const SymExpr> sizes) const {
+  // A getitem takes its element of what the call before it returns.
+  const Node* call = node;
+  std::optional<int64_t> element;
+  if (node->target()->isOperator("getitem")) {
+    if (node->args().size() != 2 || !node->args()[0].isNode() ||
+        node->args()[1].kind != ArgKind::Int)
+      return std::nullopt;
+    call = node->args()[0].node();
+    element = node->args()[1].integer;
+  }
+  std::optional<OracleCall> query = detail::oracleCall(graph_.context(), *call, *this);
+  if (missing_ || !query)
+    return std::nullopt;
+  std::optional<OracleResult> result = options_.oracle->run(*query);
+  if (!result || result->sequence != element.has_value())
+    return std::nullopt;
+  auto count = static_cast<int64_t>(result->results.size());
+  int64_t index = element.value_or(0);
+  if (index < 0) // Python's rule: counts from the end
+    index += count;
+  if (index < 0 || index >= count || !result->results[static_cast<size_t>(index)])
+    return std::nullopt;
+  return detail::oracleStrides(*result->results[static_cast<size_t>(index)], sizes);
 }
 
 std::span<const SymExpr>

@@ -16,7 +16,7 @@ const SchemaRegistry& registry(const AnnotateLayoutsOptions& options) {
 void annotateGraph(Graph& graph, const AnnotateLayoutsOptions& options,
                    AnnotateLayoutsResult& result) {
   EffectAnalysis effects(graph, registry(options));
-  LayoutAnalysis layouts(graph, effects, {options.assumeDenseInputs});
+  LayoutAnalysis layouts(graph, effects, options.layout);
   // Every layout first, from the graph as printed; then the annotations change.
   std::vector<std::pair<Node*, const Layout*>> todo;
   for (Node* node : graph) {
@@ -55,7 +55,7 @@ void annotateGraph(Graph& graph, const AnnotateLayoutsOptions& options,
 void checkGraph(const Graph& graph, const AnnotateLayoutsOptions& options,
                 std::vector<AnnotationConflict>& out) {
   EffectAnalysis effects(graph, registry(options));
-  LayoutAnalysis layouts(graph, effects, {options.assumeDenseInputs});
+  LayoutAnalysis layouts(graph, effects, options.layout);
   const SymContext& sym = graph.context().sym();
   for (const Node* node : graph) {
     const TypeAnnotation& type = node->type();

@@ -135,7 +135,7 @@ private:
       : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
         effects_(graph, schemas, scan.references, subgraphs),
         alias_(graph, effects_, options.donated, clonesAndSources(atenClones_, numCandidates_)),
-        layouts_(graph, effects_, atenClones_, {options.assumeDenseInputs}),
+        layouts_(graph, effects_, atenClones_, options.layout),
         rewriter_(graph, result, options.collectRemarks) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);

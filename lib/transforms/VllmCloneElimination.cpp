@@ -63,7 +63,7 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   CloneRewriter rewriter(graph, result, options.collectRemarks);
   // vLLM numbers the nodes once, before it removes anything.
   EffectAnalysis effects(graph, schemas);
-  LayoutAnalysis layouts(graph, effects, {options.assumeDenseInputs});
+  LayoutAnalysis layouts(graph, effects, options.layout);
   std::vector<Node*> placeholders = graph.placeholders();
   std::vector<Node*> clones;
   for (Node* node : graph)

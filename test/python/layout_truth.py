@@ -9,8 +9,13 @@ the decision of every clone.
 """
 
 import json
+import os
 import re
 import subprocess
+import sys
+
+# --fake-tensor runs the ops under this interpreter's torch, the one that made the dumps.
+_ENVIRONMENT = dict(os.environ, DECLONE_PYTHON=sys.executable)
 
 # "DT[SIZES][STRIDES]DEVICE@OFFSET" between quotes; the strides and offset are optional.
 _ANNOTATION = re.compile(r'"([a-z0-9]+)\[([^\]]*)\]\[([^\]]*)\]([A-Za-z0-9:]*)(@[^"]*)?"')
@@ -54,20 +59,20 @@ def _layouts(text):
 
 def run(cli, *args, stdin=None):
     result = subprocess.run([cli, *map(str, args)], input=stdin, capture_output=True,
-                            text=True, timeout=600)
+                            text=True, timeout=600, env=_ENVIRONMENT)
     if result.returncode != 0:
         raise RuntimeError(f"declone {' '.join(map(str, args))}: {result.stderr}")
     return result.stdout
 
 
-def compare(cli, text, assume_dense=False, offsets_printed=True):
+def compare(cli, text, flags=(), offsets_printed=True):
     """{'nodes', 'equal', 'unknown', 'wrong', 'examples'} over the tensor annotations of a dump
-    that prints strides (placeholders included). `offsets_printed`: the dump prints every
+    that prints strides (placeholders included), inferred with `print --annotate` and `flags`
+    (--assume-dense-inputs, --fake-tensor). `offsets_printed`: the dump prints every
     storage offset but 0 (declone.fx.dumps does); otherwise (print_readable's dialect, where an
     absent offset means unknown) offsets are compared only where printed."""
     truth = _layouts(run(cli, "print", "-", stdin=text))
-    flags = ["--annotate"] + (["--assume-dense-inputs"] if assume_dense else [])
-    inferred = _layouts(run(cli, "print", "-", *flags, stdin=strip(text)))
+    inferred = _layouts(run(cli, "print", "-", "--annotate", *flags, stdin=strip(text)))
     if [name for name, _, _ in truth] != [name for name, _, _ in inferred]:
         raise RuntimeError("the annotated dump does not line up with the original")
     counts = {"nodes": 0, "equal": 0, "unknown": 0, "wrong": 0, "examples": []}
@@ -88,18 +93,18 @@ def compare(cli, text, assume_dense=False, offsets_printed=True):
     return counts
 
 
-def decisions(cli, text, assume_dense=False):
+def decisions(cli, text, flags=()):
     """{'clones', 'same', 'removed_where_changed', 'removed_where_kept', 'decided', 'examples'}:
-    the stripped dump's decisions against the full dump's, clone by clone."""
+    the stripped dump's decisions (with `flags`) against the full dump's, clone by clone."""
     def remarks(source, extra):
         result = subprocess.run([cli, "opt", "-", "--remarks=json", *extra], input=source,
-                                capture_output=True, text=True, timeout=600)
+                                capture_output=True, text=True, timeout=600, env=_ENVIRONMENT)
         if result.returncode != 0:
             raise RuntimeError(result.stderr)
         return [json.loads(line) for line in result.stderr.splitlines()
                 if line.startswith("{")]
     full = remarks(text, [])
-    stripped = remarks(strip(text), ["--assume-dense-inputs"] if assume_dense else [])
+    stripped = remarks(strip(text), list(flags))
     if [a["node"] for a in full] != [b["node"] for b in stripped]:
         raise RuntimeError("the stripped dump's clones are not the full dump's")
     counts = {"clones": len(full), "same": 0, "removed_where_changed": 0,

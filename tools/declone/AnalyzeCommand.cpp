@@ -66,7 +66,7 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
   EffectAnalysis effects(graph, schemas);
   AliasAnalysis alias(graph, effects, options.donated);
-  LayoutAnalysis layouts(graph, effects, {options.assumeDenseInputs});
+  LayoutAnalysis layouts(graph, effects, options.layout);
   const SymContext& sym = graph.context().sym();
   std::map<std::string, std::string> out;
   for (const Node* node : graph) {
@@ -125,7 +125,7 @@ void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
 int checkFileAnnotations(const GraphFile& file, const CloneFlags& flags, std::string_view name) {
   AnnotateLayoutsOptions options;
   options.schemas = &flags.schemas();
-  options.assumeDenseInputs = flags.assumeDenseInputs;
+  options.layout = flags.layoutOptions();
   size_t conflicts = 0;
   for (const auto& module : file.modules) {
     for (const AnnotationConflict& conflict : checkAnnotations(*module, options)) {

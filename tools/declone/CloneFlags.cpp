@@ -23,17 +23,32 @@ void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
               "graph inputs whose annotations print no strides are contiguous (remarks say\n"
               "                          which decisions rest on it)",
               &assumeDenseInputs);
+  addFakeTensorFlag(parser, &fakeTensor);
+}
+
+void addFakeTensorFlag(ArgumentParser& parser, bool* out) {
+  parser.flag("--fake-tensor",
+              "run the ops whose result layout no rule gives under PyTorch's FakeTensorMode\n"
+              "                          (static sizes; Python with torch: $DECLONE_PYTHON, else\n"
+              "                          python3)",
+              out);
+}
+
+LayoutOptions CloneFlags::layoutOptions() const {
+  return {assumeDenseInputs, oracle_.get()};
 }
 
 CloneEliminationOptions CloneFlags::baseOptions() const {
   CloneEliminationOptions options;
   options.mode = mode_;
   options.schemas = schemas_.get();
-  options.assumeDenseInputs = assumeDenseInputs;
+  options.layout = layoutOptions();
   return options;
 }
 
 bool CloneFlags::prepare() {
+  if (fakeTensor)
+    oracle_ = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
   if (mode == "safe") {
     mode_ = CloneEliminationMode::Safe;
   } else if (mode == "vllm") {
@@ -60,7 +75,7 @@ Result<CloneEliminationOptions> CloneFlags::optionsFor(const GraphModule& module
   CloneEliminationOptions options;
   options.mode = mode_;
   options.schemas = schemas_.get();
-  options.assumeDenseInputs = assumeDenseInputs;
+  options.layout = layoutOptions();
   Result<std::vector<bool>> donatedInputs = parseDonatedList(donated, module.graph);
   if (!donatedInputs.ok())
     return donatedInputs.error();

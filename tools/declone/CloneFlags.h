@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ArgumentParser.h"
+#include "FakeTensorOracle.h"
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/transforms/CloneElimination.h"
 
@@ -16,6 +17,7 @@ struct CloneFlags {
   std::string donated;
   std::vector<std::string> schemaFiles;
   bool assumeDenseInputs = false;
+  bool fakeTensor = false;
 
   /// `withDonated` false: --mode and --schemas only, for commands over many graphs (donations
   /// are per graph).
@@ -28,6 +30,8 @@ struct CloneFlags {
   /// The options without donations; the schemas stay valid while this object lives.
   [[nodiscard]] CloneEliminationOptions baseOptions() const;
   [[nodiscard]] CloneEliminationMode parsedMode() const { return mode_; }
+  /// --assume-dense-inputs and --fake-tensor's oracle (which lives as long as this object).
+  [[nodiscard]] LayoutOptions layoutOptions() const;
   /// The registry ops are resolved with: the built-ins, plus `--schemas` when given.
   [[nodiscard]] const SchemaRegistry& schemas() const {
     return schemas_ ? *schemas_ : SchemaRegistry::builtin();
@@ -36,7 +40,11 @@ struct CloneFlags {
 private:
   CloneEliminationMode mode_ = CloneEliminationMode::Safe;
   std::unique_ptr<SchemaRegistry> schemas_; ///< set only when --schemas adds to the built-ins
+  std::unique_ptr<FakeTensorOracle> oracle_; ///< set by prepare() for --fake-tensor
 };
+
+/// Adds `--fake-tensor` (FakeTensorOracle) to a command's parser.
+void addFakeTensorFlag(ArgumentParser& parser, bool* out);
 
 /// Parses `--donated`: comma-separated placeholder indices (every placeholder counted, Sym ones
 /// included, as vLLM's donated_input_ids) or names. Errors name the bad item.

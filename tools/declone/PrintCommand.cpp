@@ -1,5 +1,6 @@
 // `declone print FILE|-`: parse and write back (canonical form).
 #include "ArgumentParser.h"
+#include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
 #include "declone/io/Writer.h"
@@ -15,17 +16,19 @@ int runPrint(std::span<const std::string_view> args) {
   ArgumentParser parser("print", "Parse an FX graph dump and write it back in canonical form.");
   parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
   parser.option("-o|--output", "OUT", "write to OUT instead of standard output", &output);
-  bool annotate = false, assumeDense = false;
+  bool annotate = false, assumeDense = false, fakeTensor = false;
   parser.flag("--annotate",
               "write inferred strides (and storage offsets other than 0) into the annotations\n"
               "                          that print none: an old dump in today's format",
               &annotate);
   parser.flag("--assume-dense-inputs",
               "with --annotate: graph inputs without strides are contiguous", &assumeDense);
+  addFakeTensorFlag(parser, &fakeTensor);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
-  if (assumeDense && !annotate) {
-    reportUsageError("--assume-dense-inputs only applies with --annotate");
+  if ((assumeDense || fakeTensor) && !annotate) {
+    reportUsageError(std::string(assumeDense ? "--assume-dense-inputs" : "--fake-tensor") +
+                     " only applies with --annotate");
     return kBadInput;
   }
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0]);
@@ -33,7 +36,10 @@ int runPrint(std::span<const std::string_view> args) {
     return kBadInput;
   if (annotate) {
     AnnotateLayoutsOptions options;
-    options.assumeDenseInputs = assumeDense;
+    std::unique_ptr<FakeTensorOracle> oracle;
+    if (fakeTensor)
+      oracle = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
+    options.layout = {assumeDense, oracle.get()};
     for (auto& module : file->modules)
       (void)annotateLayouts(*module, options);
   }

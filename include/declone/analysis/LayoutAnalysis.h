@@ -12,6 +12,8 @@
 
 namespace declone {
 
+class LayoutOracle;
+
 /// Whether a tensor carries one of PyTorch's lazy view bits: the conjugate bit (`_conj`,
 /// `conj` of a complex tensor) or the negative bit (`_neg_view`, `imag` of a conjugate view).
 /// Kernels read such a tensor as conjugated or negated; a clone resolves the bit.
@@ -50,6 +52,9 @@ struct LayoutOptions {
   /// prints no strides are contiguous (and start at offset 0, as every input without an offset
   /// does): an assumption the caller states, which remarks name.
   bool assumeDenseInputs = false;
+  /// Asked for the strides of a call no rule decides, when its tensor arguments have known
+  /// static layouts (--fake-tensor); null for none. Must outlive the analysis.
+  LayoutOracle* oracle = nullptr;
 };
 
 /// `[3, 1]`: sizes or strides as annotations and remarks write them.

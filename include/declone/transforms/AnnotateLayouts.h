@@ -1,6 +1,7 @@
 // Writing inferred strides into annotations, and checking printed strides against inference.
 #pragma once
 
+#include "declone/analysis/LayoutAnalysis.h"
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
 
@@ -13,8 +14,8 @@ namespace declone {
 struct AnnotateLayoutsOptions {
   /// Schemas to resolve ops with; the built-in registry when null.
   const SchemaRegistry* schemas = nullptr;
-  /// Graph inputs without strides are contiguous (LayoutOptions::assumeDenseInputs).
-  bool assumeDenseInputs = false;
+  /// How layouts no annotation prints are found (LayoutAnalysis).
+  LayoutOptions layout;
 };
 
 struct AnnotateLayoutsResult {

@@ -1,6 +1,7 @@
 // Clone elimination: replace `c = aten.clone(a)` by `a` where DESIGN.md section 4 proves it safe.
 #pragma once
 
+#include "declone/analysis/LayoutAnalysis.h"
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/support/Remark.h"
@@ -46,9 +47,9 @@ struct CloneEliminationOptions {
   const SchemaRegistry* schemas = nullptr;
   /// Fill CloneEliminationResult::remarks. Off when only statistics are wanted.
   bool collectRemarks = true;
-  /// Graph inputs whose annotations print no strides are taken as contiguous (LayoutOptions);
-  /// the remarks of decisions that rest on it say so.
-  bool assumeDenseInputs = false;
+  /// How layouts no annotation prints are found: graph inputs taken as contiguous (the remarks
+  /// of decisions that rest on it say so), an oracle for ops no rule covers.
+  LayoutOptions layout;
 };
 
 struct CloneEliminationStats {
