@@ -680,8 +680,7 @@ Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
     attachSourceLines(error, source);
     return error;
   }
-  for (const std::unique_ptr<GraphModule>& module : file->modules)
-    declareSizeRanges(*module);
+  declareSizeRanges(*file);
   return file;
 }
 

@@ -2,7 +2,11 @@
 #include "declone/ir/Graph.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace declone {
 
@@ -244,43 +248,93 @@ bool isBackedSymbol(std::string_view name) {
          std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-/// Declares every bare symbol among a graph's tensor sizes, strides and offsets at least 0, and
-/// the backed sizes of its inputs at least 2 when `inputsSpecialized`.
-void declareTensorSymbols(SymContext& sym, const Graph& graph, bool inputsSpecialized) {
-  auto declare = [&](SymExpr value, int64_t bound) {
-    if (std::optional<std::string_view> name = sym.symbolName(value))
-      sym.declareLowerBound(*name, bound);
-  };
-  for (const Node* node : graph) {
-    const TypeAnnotation& type = node->type();
-    if (type.kind != TypeAnnotation::Kind::Tensor)
-      continue;
-    const TensorType& tensor = *type.tensor;
-    for (SymExpr size : tensor.sizes) {
-      std::optional<std::string_view> name = sym.symbolName(size);
-      bool specialized =
-          inputsSpecialized && node->isPlaceholder() && name && isBackedSymbol(*name);
-      declare(size, specialized ? 2 : 0);
-    }
-    if (tensor.strides)
-      for (SymExpr stride : *tensor.strides)
-        declare(stride, 0);
-    if (tensor.storageOffset)
-      declare(*tensor.storageOffset, 0);
-  }
-}
+/// The lower bound of each symbol a module shows, by name: nullopt for one it shows no bound
+/// of. Within a module (one trace) a bound found anywhere holds everywhere.
+using Bounds = std::unordered_map<std::string, std::optional<int64_t>>;
 
-void declareModuleSymbols(SymContext& sym, const GraphModule& module, bool inputsSpecialized) {
-  declareTensorSymbols(sym, module.graph, inputsSpecialized);
+class ModuleBounds {
+public:
+  explicit ModuleBounds(const SymContext& sym) : sym_(sym) {}
+
+  /// `inputsSpecialized`: the graph's inputs are the trace's (not a nested body's, nor a
+  /// backward graph's, whose saved values and tangents may be sized by a dynamic int).
+  void add(const Graph& graph, bool inputsSpecialized) {
+    for (const Node* node : graph) {
+      const TypeAnnotation& type = node->type();
+      if (type.kind == TypeAnnotation::Kind::Sym)
+        occurs(type.sym);
+      if (type.kind != TypeAnnotation::Kind::Tensor)
+        continue;
+      const TensorType& tensor = *type.tensor;
+      for (SymExpr size : tensor.sizes) {
+        std::optional<std::string_view> name = sym_.symbolName(size);
+        bool specialized =
+            inputsSpecialized && node->isPlaceholder() && name && isBackedSymbol(*name);
+        bound(size, specialized ? 2 : 0);
+      }
+      if (tensor.strides)
+        for (SymExpr stride : *tensor.strides)
+          bound(stride, 0);
+      if (tensor.storageOffset)
+        bound(*tensor.storageOffset, 0);
+    }
+  }
+
+  Bounds bounds;
+
+private:
+  void occurs(SymExpr value) {
+    names_.clear();
+    sym_.collectSymbols(value, names_);
+    for (std::string& name : names_)
+      bounds.try_emplace(std::move(name));
+  }
+  /// A bare symbol that is a size, stride or offset is at least `lower`.
+  void bound(SymExpr value, int64_t lower) {
+    occurs(value);
+    if (std::optional<std::string_view> name = sym_.symbolName(value)) {
+      std::optional<int64_t>& known = bounds[std::string(*name)];
+      known = known ? std::max(*known, lower) : lower;
+    }
+  }
+
+  const SymContext& sym_;
+  std::vector<std::string> names_;
+};
+
+void addModule(ModuleBounds& bounds, const GraphModule& module, bool inputsSpecialized) {
+  bounds.add(module.graph, inputsSpecialized);
   // A nested body's inputs are the caller's values, which need not be inputs of the trace.
   for (const std::unique_ptr<GraphModule>& child : module.children)
-    declareModuleSymbols(sym, *child, false);
+    addModule(bounds, *child, false);
+}
+
+bool isBackwardGraph(const Graph& graph) {
+  std::vector<Node*> inputs = graph.placeholders();
+  return std::any_of(inputs.begin(), inputs.end(),
+                     [](const Node* input) { return input->name().starts_with("tangents_"); });
 }
 
 } // namespace
 
-void declareSizeRanges(const GraphModule& module) {
-  declareModuleSymbols(module.graph.context().sym(), module, true);
+void declareSizeRanges(const GraphFile& file) {
+  SymContext& sym = file.context->sym();
+  // Graphs of several traces in one file may give one name to different symbols (each trace
+  // numbers its own): a symbol is only as bounded as in the module that bounds it least.
+  Bounds combined;
+  for (const std::unique_ptr<GraphModule>& module : file.modules) {
+    ModuleBounds bounds(sym);
+    addModule(bounds, *module, !isBackwardGraph(module->graph));
+    for (auto& [name, lower] : bounds.bounds) {
+      auto [it, added] = combined.try_emplace(name, lower);
+      if (!added)
+        it->second =
+            it->second && lower ? std::optional(std::min(*it->second, *lower)) : std::nullopt;
+    }
+  }
+  for (const auto& [name, lower] : combined)
+    if (lower)
+      sym.declareLowerBound(name, *lower);
 }
 
 } // namespace declone

@@ -129,7 +129,7 @@ PYBIND11_MODULE(_declone, module) {
                 wholeWhenDense, trustOffsets);
             declone::SymContext& sym = imported->module().graph.context().sym();
             if (!symbolRanges)
-              declareSizeRanges(imported->module());
+              declareSizeRanges(imported->file());
             else
               for (const auto& [name, lower] : *symbolRanges)
                 sym.declareLowerBound(name, lower);

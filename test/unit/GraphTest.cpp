@@ -166,5 +166,26 @@ TEST(Graph, SizeRangesComeFromWhereSymbolsOccur) {
   EXPECT_EQ(sym.lowerBound(sym.symbol("s2")), 0) << "an int that sizes a tensor, not an input";
 }
 
+// A backward graph's inputs are saved values and tangents, which a dynamic int may size; and
+// graphs of separate traces in one file may give one name to different symbols.
+TEST(Graph, SizeRangesOfBackwardGraphsAndOfSeveralGraphs) {
+  auto file = parseOrFail(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[s0, 4][4, 1]cpu", arg1_1: "f32[s1, 4][4, 1]cpu", arg2_1: "f32[s3][1]cpu"):
+        return (arg0_1, arg1_1, arg2_1)
+class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "Sym(s1)", ones: "f32[s2, 4][4, 1]cpu", tangents_1: "f32[4, s2][Max(1, s2), 1]cpu"):
+        return (ones, tangents_1)
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[s3][1]cpu"):
+        return (arg0_1,)
+)FX");
+  ASSERT_TRUE(file);
+  SymContext& sym = file->context->sym();
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s0")), 2) << "shown by the first graph only";
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s1")), std::nullopt) << "an int in the second graph";
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s2")), 0) << "sizes a backward graph's input";
+  EXPECT_EQ(sym.lowerBound(sym.symbol("s3")), 2) << "an input size in both graphs";
+}
+
 } // namespace
 } // namespace declone::test

@@ -284,13 +284,15 @@ struct GraphFile {
   bool finalNewline = true;
 };
 
-/// Declares in the module's SymContext (SymContext::declareLowerBound) what PyTorch guarantees
-/// of its symbols: one that is a size, stride or storage offset of a tensor anywhere in the
-/// module is at least 0, and a backed size `s<N>` of the graph's own inputs at least 2, since
-/// dynamo and make_fx specialize input sizes 0 and 1. Other symbols, such as dynamic int
-/// arguments (which dynamo also names `s<N>`), stay unbounded. The text does not show a trace
+/// Declares in the file's SymContext (SymContext::declareLowerBound) what PyTorch guarantees of
+/// its symbols: one that is a size, stride or storage offset of a tensor is at least 0, and a
+/// backed size `s<N>` of a graph's own inputs at least 2, since dynamo and make_fx specialize
+/// input sizes 0 and 1 (not so a nested body's inputs, nor a backward graph's, whose values may
+/// be sized by a dynamic int). Other symbols, such as dynamic int arguments (which dynamo also
+/// names `s<N>`), stay unbounded. Graphs of several traces may share symbol names, so a symbol
+/// gets the smallest of the bounds the modules showing it give. The text does not show a trace
 /// made with backed_size_oblivious (torch.onnx.export), whose input sizes may be 0 or 1; the
 /// Python importer declares the ShapeEnv's own ranges instead of these.
-void declareSizeRanges(const GraphModule& module);
+void declareSizeRanges(const GraphFile& file);
 
 } // namespace declone
