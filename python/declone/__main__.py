@@ -3,7 +3,8 @@
 pip installs the executable inside the package (``declone/_bin/declone``), with the verify plugin
 (``libdeclone-verify.so``, the part that links libtorch) beside it when PyTorch was installed
 before declone; without the plugin, ``declone verify`` says what to install. In a build tree
-(``make build``) the executable is ``build/bin/declone``, next to ``build/python``.
+(``make build``) the executable is ``build/bin/declone``, next to ``build/python``. The CLI's
+``--fake-tensor`` runs ops in this Python (``DECLONE_PYTHON``), where declone and torch are.
 """
 
 import os
@@ -31,6 +32,8 @@ def main(args=None):
         return 2
     sys.stdout.flush()
     sys.stderr.flush()
+    # --fake-tensor runs ops under PyTorch in this interpreter, the one declone is installed in.
+    os.environ.setdefault("DECLONE_PYTHON", sys.executable)
     os.execv(binary, [str(binary), *args])
 
 

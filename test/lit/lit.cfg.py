@@ -15,5 +15,9 @@ config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%corpus", config.corpus_dir))
 config.substitutions.append(
     ("%expect-exit", os.path.join(config.source_root, "tools", "expect-exit")))
+# --fake-tensor's tests expect PyTorch 2.13's FakeTensor, the virtual environment's.
+if config.venv_python and os.path.exists(config.venv_python):
+    config.available_features.add("fake-tensor")
+    config.environment["DECLONE_PYTHON"] = config.venv_python
 config.environment["PATH"] = os.pathsep.join(
     [config.declone_bin_dir, os.path.dirname(config.filecheck), config.environment.get("PATH", "")])

@@ -216,6 +216,22 @@ def test_declone_fx_with_torch(installed):
     assert "removed" in result.stdout
 
 
+def test_fake_tensor_runs_in_the_installed_python(installed):
+    """The console script hands its own interpreter, where declone and torch are installed, to
+    --fake-tensor; the op no rule covers (tril) gets FakeTensor's strides."""
+    if not installed.torch:
+        pytest.skip("no torch 2.13 in the environment")
+    dump = installed.root / "tril.fx"
+    dump.write_text('def forward(self, x: "f32[3, 4][1, 3]cpu"):\n'
+                    '    tril: "f32[3, 4]cpu" = torch.ops.aten.tril.default(x, 1)\n'
+                    '    return (tril,)\n')
+    environment = {k: v for k, v in ENVIRONMENT.items() if k != "DECLONE_PYTHON"}
+    result = run([installed.bin / "declone", "print", "--annotate", "--fake-tensor", dump],
+                 env=environment)
+    assert 'tril: "f32[3, 4][4, 1]cpu"' in result.stdout, result.stderr
+    assert "warning" not in result.stderr, result.stderr
+
+
 def test_verify_plugin(installed):
     if not installed.torch:
         pytest.skip("no torch 2.13 to build the verify plugin against")

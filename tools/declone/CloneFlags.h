@@ -39,7 +39,7 @@ struct CloneFlags {
 
 private:
   CloneEliminationMode mode_ = CloneEliminationMode::Safe;
-  std::unique_ptr<SchemaRegistry> schemas_; ///< set only when --schemas adds to the built-ins
+  std::unique_ptr<SchemaRegistry> schemas_;  ///< set only when --schemas adds to the built-ins
   std::unique_ptr<FakeTensorOracle> oracle_; ///< set by prepare() for --fake-tensor
 };
 

@@ -170,6 +170,7 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
     tensors.push_back(std::move(description));
   }
   std::string request = json{{"call", call.text}, {"tensors", tensors}}.dump();
+  std::lock_guard<std::mutex> lock(mutex_);
   if (auto cached = cache_.find(request); cached != cache_.end())
     return cached->second;
   if (!started_ && !start())

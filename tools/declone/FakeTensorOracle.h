@@ -4,6 +4,7 @@
 #include "declone/analysis/LayoutOracle.h"
 
 #include <cstdio>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -15,7 +16,8 @@ namespace declone::cli {
 /// executable), whose strides are what a dump of a traced graph prints. The process starts on
 /// the first call and serves the rest; answers are cached per call and input layouts. If it
 /// cannot start (no such interpreter, no torch), `declone CMD: warning:` says so once, and
-/// every call is unanswered: those layouts stay unknown, as without the oracle.
+/// every call is unanswered: those layouts stay unknown, as without the oracle. Calls from
+/// several threads (`report -j`) take turns.
 class FakeTensorOracle final : public LayoutOracle {
 public:
   explicit FakeTensorOracle(std::string python);
@@ -42,6 +44,7 @@ private:
   pid_t pid_ = -1;
   int toChild_ = -1;
   std::FILE* fromChild_ = nullptr;
+  std::mutex mutex_; ///< one request at a time on the pipe, and the cache
   std::unordered_map<std::string, std::optional<OracleResult>> cache_;
 };
 

@@ -50,7 +50,8 @@ class CallReader:
 
     def operator(self, node):
         path = self.dotted(node)
-        if len(path) != 5 or path[:2] != ["torch", "ops"]:
+        if len(path) != 5 or path[:2] != ["torch", "ops"] or \
+                any(part.startswith("__") for part in path):
             raise ValueError("not an operator overload of torch.ops")
         namespace = getattr(self.torch.ops, path[2])
         op = getattr(getattr(namespace, path[3]), path[4])

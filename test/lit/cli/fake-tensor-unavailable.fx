@@ -1,0 +1,18 @@
+# --fake-tensor without a Python to run: one warning, then the layouts no rule gives stay
+# unknown, as without the flag; the exit status is 0.
+# RUN: env DECLONE_PYTHON=%t-no-such-python %declone opt %s --fake-tensor --remarks 2>&1 >/dev/null | %FileCheck %s
+# RUN: env DECLONE_PYTHON=%t-no-such-python %declone print --annotate --fake-tensor %s | %FileCheck %s --check-prefix=PRINT
+# RUN: %expect-exit 2 %declone print --fake-tensor %s 2>&1 | %FileCheck %s --check-prefix=USAGE
+# CHECK: declone opt: warning: --fake-tensor: cannot run {{.*}}-no-such-python: No such file or directory; layouts that no rule gives stay unknown
+# CHECK-NOT: warning
+# CHECK: remark: clone 'clone' kept [layout-unknown]: strides of tril are unknown
+# CHECK-NOT: warning
+# CHECK: remark: clone 'clone_1' kept [layout-unknown]: strides of triu are unknown
+# PRINT: {{^ +}}tril: "f32[3, 4]cpu" =
+# USAGE: declone print: error: --fake-tensor only applies with --annotate
+def forward(self, x: "f32[3, 4][4, 1]cpu"):
+    tril: "f32[3, 4]cpu" = torch.ops.aten.tril.default(x, 1)
+    clone: "f32[3, 4]cpu" = torch.ops.aten.clone.default(tril, memory_format = torch.contiguous_format)
+    triu: "f32[3, 4]cpu" = torch.ops.aten.triu.default(x, 1)
+    clone_1: "f32[3, 4]cpu" = torch.ops.aten.clone.default(triu, memory_format = torch.contiguous_format)
+    return (clone, clone_1)
