@@ -511,6 +511,8 @@ LayoutAnalysis::Impl::inferredFromRules(const Node* node, std::span<const SymExp
 
 std::optional<std::vector<SymExpr>>
 LayoutAnalysis::Impl::stridesFromOracle(const Node* node, std::span<const SymExpr> sizes) const {
+  if (node->type().tensor->device != "cpu") // see LayoutOracle
+    return std::nullopt;
   // A getitem takes its element of what the call before it returns.
   const Node* call = node;
   std::optional<int64_t> element;

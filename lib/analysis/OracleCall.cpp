@@ -5,6 +5,8 @@
 #include "LayoutIndexing.h"
 #include "declone/io/Writer.h"
 
+#include <algorithm>
+
 namespace declone::detail {
 namespace {
 
@@ -82,7 +84,7 @@ private:
     std::optional<std::vector<int64_t>> strides = staticValues(*layout->strides);
     std::optional<int64_t> offset = layout->storageOffset->constantValue();
     if (!sizes || !strides || !offset || layout->conj != ViewBit::Clear ||
-        layout->neg != ViewBit::Clear)
+        layout->neg != ViewBit::Clear || layout->device != "cpu")
       return false;
     call_.text += 't';
     call_.text += std::to_string(call_.tensors.size());
@@ -130,7 +132,8 @@ std::optional<OracleCall> oracleCall(const Context& context, const Node& node,
 std::optional<std::vector<SymExpr>> oracleStrides(const StaticLayout& layout,
                                                   std::span<const SymExpr> sizes) {
   std::optional<std::vector<int64_t>> expected = staticValues(sizes);
-  if (!expected || *expected != layout.sizes || layout.strides.size() != layout.sizes.size())
+  if (!expected || *expected != layout.sizes || layout.strides.size() != layout.sizes.size() ||
+      std::any_of(layout.strides.begin(), layout.strides.end(), [](int64_t s) { return s < 0; }))
     return std::nullopt;
   std::vector<SymExpr> strides;
   strides.reserve(layout.strides.size());

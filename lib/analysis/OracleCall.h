@@ -11,8 +11,8 @@ namespace declone::detail {
 /// The call `node` makes, with its tensor arguments renamed `t0`, `t1`, ... in the order they
 /// occur, so that one op on equal layouts is one call. nullopt when `node` is not an op call
 /// or an argument is something the oracle cannot rebuild: a tensor whose layout is unknown,
-/// symbolic or not computed yet (then `arguments` has recorded it), a symbolic int, an
-/// operator, or text kept verbatim.
+/// symbolic or not computed yet (then `arguments` has recorded it), a tensor not on the CPU
+/// (see LayoutOracle), a symbolic int, an operator, or text kept verbatim.
 [[nodiscard]] std::optional<OracleCall> oracleCall(const Context& context, const Node& node,
                                                    const ArgumentLayouts& arguments);
 

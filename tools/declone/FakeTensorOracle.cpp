@@ -169,7 +169,12 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
     description["device"] = tensor.device;
     tensors.push_back(std::move(description));
   }
-  std::string request = json{{"call", call.text}, {"tensors", tensors}}.dump();
+  std::string request;
+  try {
+    request = json{{"call", call.text}, {"tensors", tensors}}.dump();
+  } catch (const json::type_error&) {
+    return std::nullopt; // a string argument that is not UTF-8, which JSON cannot carry
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto cached = cache_.find(request); cached != cache_.end())
     return cached->second;

@@ -18,10 +18,15 @@ applied to literals, the tensors t0, t1, ..., lists and tuples of them, torch's 
 formats and layouts, and device(...) is accepted.
 """
 
-import ast
-import json
-import math
 import sys
+
+# `python -c` puts the current directory first on sys.path: a dump folder's `ast.py` or
+# `torch.py` must not be what is imported.
+sys.path[:] = [path for path in sys.path if path not in ("", ".")]
+
+import ast  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
 
 
 def _reply(message):
@@ -128,7 +133,7 @@ def fake_tensor(torch, description):
     dtype = getattr(torch, description["dtype"])
     if not isinstance(dtype, torch.dtype):
         raise ValueError("bad dtype")
-    storage = torch.empty(extent, dtype=dtype, device=torch.device(description["device"] or "cpu"))
+    storage = torch.empty(extent, dtype=dtype, device=torch.device(description["device"]))
     return storage.as_strided(sizes, strides, offset)
 
 

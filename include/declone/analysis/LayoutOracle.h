@@ -23,7 +23,7 @@ struct StaticLayout {
 struct OracleCall {
   struct Tensor {
     DType dtype = DType::Float32;
-    std::string device; ///< as annotations write it; empty for the CPU
+    std::string device; ///< as annotations write it: "cpu" (see LayoutOracle)
     StaticLayout layout;
   };
   std::string text;
@@ -40,7 +40,10 @@ struct OracleResult {
 /// Computes the layout of an op's result by running it, as PyTorch itself would while tracing
 /// (tools/declone's FakeTensorOracle runs it under FakeTensorMode, whose strides are the ones
 /// a dump prints). LayoutAnalysis asks only for calls whose tensor arguments have known static
-/// layouts and whose result no rule decides.
+/// layouts and whose result no rule decides, all on the CPU: for CUDA, FakeTensor's answer
+/// depends on the machine it runs on (convolution asks whether cuDNN is there), and a rule's
+/// "unknown" for a CUDA kernel must not be overruled by a CPU-only host; nor may a tensor whose
+/// annotation prints no device be taken for a CPU one.
 class LayoutOracle {
 public:
   virtual ~LayoutOracle() = default;

@@ -10,6 +10,11 @@
 # CHECK: remark: clone 'clone_1' kept [layout-unknown]: strides of triu are unknown
 # PRINT: {{^ +}}tril: "f32[3, 4]cpu" =
 # USAGE: declone print: error: --fake-tensor only applies with --annotate
+# A string argument that is not UTF-8 cannot be sent to Python: that op stays unknown, and
+# declone does not abort (an adversary's case).
+# RUN: printf 'def forward(self, x: "f32[3, 4][4, 1]cpu"):\n    tril: "f32[3, 4]cpu" = torch.ops.aten.tril.default(x, 1, foo = "\377")\n    return (tril,)\n' > %t.fx
+# RUN: env DECLONE_PYTHON=%t-no-such-python %declone print --annotate --fake-tensor %t.fx | %FileCheck %s --check-prefix=UTF8
+# UTF8: {{^ +}}tril: "f32[3, 4]cpu" =
 def forward(self, x: "f32[3, 4][4, 1]cpu"):
     tril: "f32[3, 4]cpu" = torch.ops.aten.tril.default(x, 1)
     clone: "f32[3, 4]cpu" = torch.ops.aten.clone.default(tril, memory_format = torch.contiguous_format)
