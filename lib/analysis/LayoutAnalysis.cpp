@@ -86,6 +86,15 @@ std::string formatSymList(const SymContext& sym, std::span<const SymExpr> values
   return out;
 }
 
+std::string inferenceBasis(const Layout& layout) {
+  std::string out = "strides inferred";
+  if (layout.assumesDenseInputs)
+    out += ", assuming dense inputs";
+  if (layout.stridesRun)
+    out += ", ops run under FakeTensor";
+  return out;
+}
+
 std::string formatLayout(const SymContext& sym, const Layout& layout) {
   std::string out(abbreviation(layout.dtype));
   appendSymList(sym, layout.sizes, out);
@@ -106,8 +115,7 @@ std::string formatLayout(const SymContext& sym, const Layout& layout) {
       out += '?';
   }
   if (layout.stridesInferred)
-    out += layout.assumesDenseInputs ? " (strides inferred, assuming dense inputs)"
-                                     : " (strides inferred)";
+    out += " (" + inferenceBasis(layout) + ")";
   if (layout.changedInPlaceBy) {
     out += " changed in place by ";
     out += layout.changedInPlaceBy->name();
@@ -247,6 +255,8 @@ struct LayoutAnalysis::Impl final : detail::ArgumentLayouts {
   const LayoutOptions options_;
   /// Whether a layout the one being computed was derived from assumes dense inputs.
   mutable bool usedAssumption_ = false;
+  /// Whether the layout being computed, or one it was derived from, ran an op in the oracle.
+  mutable bool usedOracle_ = false;
   SymContext& sym_;
   const detail::InPlaceLayoutChanges inPlaceChanges_;
   /// The ops that change a layout in place (EffectAnalysis::layoutChanges).
@@ -389,6 +399,8 @@ const Layout* LayoutAnalysis::Impl::input(const Node* node, bool forBits) const 
     inherited_ = inPlaceChanges_.find(layout->changedValue);
   if (layout && layout->assumesDenseInputs && !forBits)
     usedAssumption_ = true;
+  if (layout && layout->stridesRun && !forBits)
+    usedOracle_ = true;
   return layout;
 }
 
@@ -398,6 +410,7 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
   const TensorType& type = *node->type().tensor;
   inherited_ = nullptr;
   usedAssumption_ = false;
+  usedOracle_ = false;
   Layout layout;
   layout.dtype = type.dtype;
   layout.device = type.device;
@@ -446,6 +459,7 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
     layout.stridesInferred = false;
   }
   layout.assumesDenseInputs = usedAssumption_;
+  layout.stridesRun = usedOracle_;
   const LayoutChange* change = inPlaceChanges_.find(node);
   if (!change)
     change = inherited_;
@@ -535,7 +549,10 @@ LayoutAnalysis::Impl::stridesFromOracle(const Node* node, std::span<const SymExp
     index += count;
   if (index < 0 || index >= count || !result->results[static_cast<size_t>(index)])
     return std::nullopt;
-  return detail::oracleStrides(*result->results[static_cast<size_t>(index)], sizes);
+  std::optional<std::vector<SymExpr>> strides =
+      detail::oracleStrides(*result->results[static_cast<size_t>(index)], sizes);
+  usedOracle_ = usedOracle_ || strides.has_value();
+  return strides;
 }
 
 std::span<const SymExpr>

@@ -88,16 +88,16 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
       return {};
     return {KeepReason::LayoutUnknown, wantDetail ? detail() : std::string()};
   };
-  // A decision that rests on inferred strides says so, and on the dense-input assumption too.
+  // A decision that rests on inferred strides says so, and on what they rest on too.
   auto basis = [&]() -> std::string {
-    bool inferred = false, assumed = false;
+    Layout both;
+    bool inferred = false;
     for (const Layout* layout : {cloneLayout, sourceLayout}) {
       inferred = inferred || (layout && layout->stridesInferred);
-      assumed = assumed || (layout && layout->assumesDenseInputs);
+      both.assumesDenseInputs = both.assumesDenseInputs || (layout && layout->assumesDenseInputs);
+      both.stridesRun = both.stridesRun || (layout && layout->stridesRun);
     }
-    if (!inferred)
-      return {};
-    return assumed ? "strides inferred, assuming dense inputs" : "strides inferred";
+    return inferred ? inferenceBasis(both) : std::string();
   };
   auto changed = [&](auto&& detail) -> LayoutVerdict {
     if (!wantDetail)

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,7 +105,7 @@ bool FakeTensorOracle::start() {
   ::close(input[0]);
   ::close(output[1]);
   toChild_ = input[1];
-  fromChild_ = fdopen(output[0], "r");
+  fromChild_ = output[0];
   if (spawned != 0) {
     pid_ = -1;
     stop("cannot run " + python_ + ": " + std::strerror(spawned));
@@ -129,15 +130,27 @@ std::optional<std::string> FakeTensorOracle::exchange(const std::string& request
     stop(python_ + " stopped answering");
     return std::nullopt;
   }
-  char* line = nullptr;
-  size_t capacity = 0;
-  ssize_t length = fromChild_ ? getline(&line, &capacity, fromChild_) : -1;
-  std::string answer = length > 0 ? std::string(line, static_cast<size_t>(length)) : "";
-  std::free(line);
-  if (length <= 0) {
-    stop(python_ + " stopped answering");
-    return std::nullopt;
+  // An op that hangs must not hang declone: a generous limit, as each op takes milliseconds
+  // (the first answer waits for `import torch`).
+  constexpr int kTimeoutMs = 300'000;
+  size_t end;
+  while ((end = pending_.find('\n')) == std::string::npos) {
+    pollfd ready{fromChild_, POLLIN, 0};
+    int polled = poll(&ready, 1, kTimeoutMs);
+    if (polled < 0 && errno == EINTR)
+      continue;
+    char buffer[4096];
+    ssize_t got = polled > 0 ? ::read(fromChild_, buffer, sizeof buffer) : -1;
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0) {
+      stop(python_ + (polled == 0 ? " took more than 5 minutes to answer" : " stopped answering"));
+      return std::nullopt;
+    }
+    pending_.append(buffer, static_cast<size_t>(got));
   }
+  std::string answer = pending_.substr(0, end);
+  pending_.erase(0, end + 1);
   return answer;
 }
 
@@ -150,10 +163,12 @@ void FakeTensorOracle::stop(const std::string& why) {
   if (toChild_ >= 0)
     ::close(toChild_); // end of input: the child's loop ends
   toChild_ = -1;
-  if (fromChild_)
-    std::fclose(fromChild_);
-  fromChild_ = nullptr;
+  if (fromChild_ >= 0)
+    ::close(fromChild_);
+  fromChild_ = -1;
   if (pid_ > 0) {
+    if (!why.empty())
+      ::kill(pid_, SIGKILL); // it may be stuck in an op
     int status;
     while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
@@ -169,25 +184,33 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
     description["device"] = tensor.device;
     tensors.push_back(std::move(description));
   }
-  std::string request;
+  std::string key;
   try {
-    request = json{{"call", call.text}, {"tensors", tensors}}.dump();
+    key = json{{"call", call.text}, {"tensors", tensors}}.dump();
   } catch (const json::type_error&) {
     return std::nullopt; // a string argument that is not UTF-8, which JSON cannot carry
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  if (auto cached = cache_.find(request); cached != cache_.end())
+  if (auto cached = cache_.find(key); cached != cache_.end())
     return cached->second;
   if (!started_ && !start())
     return std::nullopt;
   if (failed_)
     return std::nullopt;
+  // Each answer names its request: a reply out of step is never taken for another's.
+  ++requests_;
+  std::string request = key;
+  request.insert(request.size() - 1, ",\"id\":" + std::to_string(requests_));
   std::optional<std::string> answer = exchange(request);
   if (!answer)
     return std::nullopt;
   std::optional<OracleResult> result;
   try {
     json reply = json::parse(*answer);
+    if (reply.at("id").get<uint64_t>() != requests_) {
+      stop(python_ + " answered out of step");
+      return std::nullopt;
+    }
     if (reply.contains("results")) {
       result.emplace();
       result->sequence = reply.at("sequence").get<bool>();
@@ -197,7 +220,7 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
   } catch (const json::exception&) {
     result.reset(); // a malformed answer: unknown, like an op that failed
   }
-  cache_.emplace(std::move(request), result);
+  cache_.emplace(std::move(key), result);
   return result;
 }
 

@@ -3,7 +3,7 @@
 
 #include "declone/analysis/LayoutOracle.h"
 
-#include <cstdio>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -43,7 +43,9 @@ private:
   bool failed_ = false;
   pid_t pid_ = -1;
   int toChild_ = -1;
-  std::FILE* fromChild_ = nullptr;
+  int fromChild_ = -1;
+  std::string pending_; ///< what the child wrote after the last whole line read
+  uint64_t requests_ = 0;
   std::mutex mutex_; ///< one request at a time on the pipe, and the cache
   std::unordered_map<std::string, std::optional<OracleResult>> cache_;
 };

@@ -11,7 +11,7 @@ torch or its FakeTensor cannot be imported. Then each request
 
 gets {"sequence": false, "results": [{"sizes": [3, 4], "strides": [4, 1], "offset": 0}]}
 (a result that is not a tensor is null; "sequence" when the op returns a tuple or list), or
-{"error": WHY} when the op cannot be run.
+{"error": WHY} when the op cannot be run. A request's "id" comes back in its reply.
 
 The call is the dump's own text, so it is not evaluated as Python: only an op of torch.ops
 applied to literals, the tensors t0, t1, ..., lists and tuples of them, torch's dtypes, memory
@@ -27,11 +27,15 @@ sys.path[:] = [path for path in sys.path if path not in ("", ".")]
 import ast  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
+import os  # noqa: E402
+
+
+_REPLIES = sys.stdout
 
 
 def _reply(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    _REPLIES.write(json.dumps(message) + "\n")
+    _REPLIES.flush()
 
 
 class CallReader:
@@ -155,6 +159,12 @@ def run(torch, fake_mode_class, request):
 
 
 def main():
+    global _REPLIES
+    # Replies go to a copy of standard output; anything else written there (an op's print, a
+    # kernel's printf) goes where standard error goes, so that the replies stay in step.
+    _REPLIES = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     try:
         import torch
         from torch._subclasses.fake_tensor import FakeTensorMode
@@ -163,10 +173,14 @@ def main():
         return
     _reply({"ready": True, "torch": torch.__version__})
     for line in sys.stdin:
+        request = {}
         try:
-            _reply(run(torch, FakeTensorMode, json.loads(line)))
+            request = json.loads(line)
+            reply = run(torch, FakeTensorMode, request)
         except Exception as error:  # noqa: BLE001: the op cannot be run: its layout is unknown
-            _reply({"error": f"{type(error).__name__}: {error}"[:300]})
+            reply = {"error": f"{type(error).__name__}: {error}"[:300]}
+        # Each reply names its request.
+        _reply(dict(reply, id=request.get("id") if isinstance(request, dict) else None))
 
 
 if __name__ == "__main__":

@@ -45,6 +45,9 @@ struct Layout {
   /// The layout rests on LayoutOptions::assumeDenseInputs: a graph input without strides taken
   /// as contiguous, here or in a value the layout was inferred from.
   bool assumesDenseInputs = false;
+  /// The layout rests on LayoutOptions::oracle: an op run there, here or in a value the layout
+  /// was inferred from.
+  bool stridesRun = false;
 };
 
 struct LayoutOptions {
@@ -56,6 +59,10 @@ struct LayoutOptions {
   /// static layouts (--fake-tensor); null for none. Must outlive the analysis.
   LayoutOracle* oracle = nullptr;
 };
+
+/// What an inferred layout rests on, as remarks and `analyze` say it: `strides inferred`, then
+/// `, assuming dense inputs` and `, ops run under FakeTensor` where those hold.
+[[nodiscard]] std::string inferenceBasis(const Layout& layout);
 
 /// `[3, 1]`: sizes or strides as annotations and remarks write them.
 void appendSymList(const SymContext& sym, std::span<const SymExpr> values, std::string& out);

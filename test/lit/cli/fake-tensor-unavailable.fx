@@ -10,6 +10,12 @@
 # CHECK: remark: clone 'clone_1' kept [layout-unknown]: strides of triu are unknown
 # PRINT: {{^ +}}tril: "f32[3, 4]cpu" =
 # USAGE: declone print: error: --fake-tensor only applies with --annotate
+# An interpreter whose answer is not to the request asked: never taken for it.
+# RUN: printf '#!/bin/sh\necho "{\\"ready\\": true}"\nread request\necho "{\\"id\\": 7, \\"sequence\\": false, \\"results\\": [{\\"sizes\\": [3, 4], \\"strides\\": [4, 1], \\"offset\\": 0}]}"\ncat > /dev/null\n' > %t-liar
+# RUN: chmod +x %t-liar
+# RUN: env DECLONE_PYTHON=%t-liar %declone opt %s --fake-tensor --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=LIAR
+# LIAR: warning: --fake-tensor: {{.*}}-liar answered out of step
+# LIAR: remark: clone 'clone' kept [layout-unknown]: strides of tril are unknown
 # A string argument that is not UTF-8 cannot be sent to Python: that op stays unknown, and
 # declone does not abort (an adversary's case).
 # RUN: printf 'def forward(self, x: "f32[3, 4][4, 1]cpu"):\n    tril: "f32[3, 4]cpu" = torch.ops.aten.tril.default(x, 1, foo = "\377")\n    return (tril,)\n' > %t.fx

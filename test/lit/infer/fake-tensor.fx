@@ -1,6 +1,6 @@
 # --fake-tensor: the ops no rule covers (tril, xlogy, which FakeTensor decomposes, the unfold
-# view, max_pool2d_with_indices' indices) are run under PyTorch 2.13's FakeTensorMode. A dump
-# of make_fx(tracing_mode="fake") with its strides stripped: the CHECK lines are the strides it
+# view) are run under PyTorch 2.13's FakeTensorMode, and the remarks say so. A dump of
+# make_fx(tracing_mode="fake") with its strides stripped: the CHECK lines are the strides it
 # printed, and the decisions are the full dump's. Without the flag they stay unknown.
 # REQUIRES: fake-tensor
 # RUN: %declone print --annotate --assume-dense-inputs --fake-tensor %s | %FileCheck %s
@@ -10,10 +10,11 @@
 # CHECK: {{^ +}}xlogy: "f32[3, 4][1, 3]cpu" =
 # CHECK: {{^ +}}unfold: "f32[3, 5, 6, 2][36, 6, 1, 6]cpu" =
 # CHECK: {{^ +}}getitem_1: "i64[1, 3, 3, 3][27, 9, 3, 1]cpu" =
-# FAKE: fake-tensor.fx:[[@LINE+10]]: remark: clone 'clone' removed: strides inferred, assuming dense inputs
-# FAKE: fake-tensor.fx:[[@LINE+11]]: remark: clone 'clone_1' removed: strides inferred, assuming dense inputs
-# FAKE: fake-tensor.fx:[[@LINE+12]]: remark: clone 'clone_2' kept [layout-changed]: strides [60, 12, 2, 1] != [36, 6, 1, 6]
-# FAKE: fake-tensor.fx:[[@LINE+16]]: remark: clone 'clone_3' removed: strides inferred, assuming dense inputs
+# FAKE: fake-tensor.fx:[[@LINE+11]]: remark: clone 'clone' removed: strides inferred, assuming dense inputs, ops run under FakeTensor{{$}}
+# FAKE: fake-tensor.fx:[[@LINE+12]]: remark: clone 'clone_1' removed: strides inferred, assuming dense inputs, ops run under FakeTensor{{$}}
+# FAKE: fake-tensor.fx:[[@LINE+13]]: remark: clone 'clone_2' kept [layout-changed]: strides [60, 12, 2, 1] != [36, 6, 1, 6] (strides inferred, assuming dense inputs, ops run under FakeTensor)
+# The indices of max_pool2d_with_indices have a rule (pooling): no op is run for them.
+# FAKE: fake-tensor.fx:[[@LINE+16]]: remark: clone 'clone_3' removed: strides inferred, assuming dense inputs{{$}}
 # RULES: remark: clone 'clone' kept [layout-unknown]: strides of tril are unknown
 # RULES: remark: clone 'clone_2' kept [layout-unknown]: strides of unfold are unknown
 class GraphModule(torch.nn.Module):
