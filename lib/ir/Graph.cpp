@@ -263,7 +263,10 @@ public:
       const TypeAnnotation& type = node->type();
       if (type.kind == TypeAnnotation::Kind::Sym)
         occurs(type.sym);
-      if (type.kind != TypeAnnotation::Kind::Tensor)
+      // The reader shares one TensorType among equal annotations: each is looked at once
+      // (an input's, whose sizes may be specialized, every time).
+      if (type.kind != TypeAnnotation::Kind::Tensor ||
+          (!node->isPlaceholder() && !seenTypes_.insert(type.tensor).second))
         continue;
       const TensorType& tensor = *type.tensor;
       for (SymExpr size : tensor.sizes) {
@@ -284,6 +287,9 @@ public:
 
 private:
   void occurs(SymExpr value) {
+    // Annotations share their expressions: each is taken apart once.
+    if (value.isConstant() || !seen_.insert(value).second)
+      return;
     names_.clear();
     sym_.collectSymbols(value, names_);
     for (std::string& name : names_)
@@ -299,6 +305,8 @@ private:
   }
 
   const SymContext& sym_;
+  std::unordered_set<SymExpr> seen_;
+  std::unordered_set<const TensorType*> seenTypes_;
   std::vector<std::string> names_;
 };
 
@@ -319,6 +327,8 @@ bool isBackwardGraph(const Graph& graph) {
 
 void declareSizeRanges(const GraphFile& file) {
   SymContext& sym = file.context->sym();
+  if (sym.numNodes() == 0)
+    return; // no symbolic expression at all: static sizes
   // Graphs of several traces in one file may give one name to different symbols (each trace
   // numbers its own): a symbol is only as bounded as in the module that bounds it least.
   Bounds combined;
