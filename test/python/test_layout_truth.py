@@ -14,6 +14,7 @@ not computed by PyTorch) and are left out.
 
 import importlib.util
 import pathlib
+import random
 import subprocess
 
 import pytest
@@ -149,6 +150,58 @@ def test_generated_graph(cli, tmp_path, seed, symbolic):
     # print_readable's dialect: an offset it leaves out is unknown, not 0.
     _check(cli, f"generated/{seed}{'-symbolic' if symbolic else ''}", path.read_text(),
            offsets_printed=False, strides_of_pytorch=False)
+
+
+#: Ops no stride rule covers (decompositions, index ops, scans, views such as unfold), for
+#: --fake-tensor to run.
+_OPS_WITHOUT_RULES = (
+    lambda t: torch.tril(t, 1), lambda t: torch.triu(t), lambda t: torch.xlogy(t, t),
+    lambda t: t.flip(0), lambda t: t.roll(1, 1), lambda t: t.cumsum(1), lambda t: t.sort(1)[0],
+    lambda t: t.topk(1, 1)[1], lambda t: t.masked_fill(t > 0, 1.0),
+    lambda t: torch.gather(t, 1, torch.zeros_like(t, dtype=torch.long)),
+    lambda t: torch.nn.functional.pad(t, (1, 1)), lambda t: torch.where(t > 0, t, 0.0),
+    lambda t: t.unfold(1, 1, 1), lambda t: torch.diag_embed(t), lambda t: t.cummax(0)[0],
+    lambda t: torch.atan2(t, t.flip(0)), lambda t: t.logcumsumexp(0),
+    lambda t: torch.nn.functional.normalize(t), lambda t: t.var(1, keepdim=True),
+    lambda t: torch.fmod(t, 2.0), lambda t: t.remainder(2.0), lambda t: torch.hypot(t, t),
+)
+
+
+def _random_graph_of_ops_without_rules(rng):
+    shape = [rng.choice([1, 2, 3, 4]) for _ in range(rng.choice([2, 3]))]
+    order = list(range(len(shape)))
+    rng.shuffle(order)
+    ops = rng.sample(_OPS_WITHOUT_RULES, 3)
+
+    def f(x):
+        t = x.permute(*order)
+        outputs = []
+        for op in ops:
+            y = op(t)
+            outputs += [y.clone() * 1, y.contiguous() * 1]
+            t = y if y.dim() == t.dim() else t
+        return tuple(outputs)
+
+    import declone.fx
+    from torch.fx.experimental.proxy_tensor import make_fx
+    return declone.fx.dumps(make_fx(f, tracing_mode="fake")(torch.randn(*shape)))
+
+
+@pytest.mark.skipif(not hasattr(torch, "func"), reason="FakeTensor's strides of torch 2")
+def test_ops_without_rules_run_under_fake_tensor(cli):
+    """Random chains of ops no rule covers, on permuted inputs, in one file of 30 graphs:
+    with --fake-tensor every stride is the one printed, and no clone the full dump keeps is
+    removed (without it, most stay unknown)."""
+    rng = random.Random(0)
+    text = "".join(_random_graph_of_ops_without_rules(rng) for _ in range(30))
+    flags = ["--assume-dense-inputs", "--fake-tensor"]
+    layouts = layout_truth.compare(cli, text, flags)
+    decisions = layout_truth.decisions(cli, text, flags)
+    assert layouts["wrong"] == 0 and layouts["equal"] == layouts["nodes"], layouts["examples"]
+    assert decisions["removed_where_kept"] == 0 and decisions["same"] == decisions["clones"], \
+        decisions["examples"]
+    rules_only = layout_truth.compare(cli, text, ["--assume-dense-inputs"])
+    assert rules_only["unknown"] > 0
 
 
 def test_targets_over_all_sources(cli):
