@@ -1,6 +1,8 @@
 // The layout of basic indexing, `x[(slice(None, 3, None), 0, None)]`, as applySlicing makes it.
 #include "LayoutIndexing.h"
 
+#include "StrideInference.h"
+
 namespace declone::detail {
 
 std::optional<SymExpr> intValue(const Arg& arg) {
@@ -22,10 +24,8 @@ bool selectsOrSlices(const Arg& element) {
 std::optional<SymExpr> selectStart(SymContext& sym, SymExpr index, SymExpr size) {
   std::optional<int64_t> i = index.constantValue();
   std::optional<int64_t> n = size.constantValue();
-  if (!i) {
-    std::optional<int64_t> lower = sym.lowerBound(index); // a dynamic int may be negative
-    return lower && *lower >= 0 ? std::optional<SymExpr>(index) : std::nullopt;
-  }
+  if (!i) // a dynamic int may be negative
+    return atLeast(sym, index, 0) ? std::optional<SymExpr>(index) : std::nullopt;
   if (*i < 0) {
     if (!n || *i + *n < 0)
       return std::nullopt;
@@ -50,8 +50,7 @@ std::optional<SymExpr> sliceStart(SymContext& sym, const Arg& start, SymExpr siz
     return SymExpr::constant(*s < 0 ? std::max<int64_t>(*s + *n, 0) : std::min(*s, *n));
   if (*s == 0)
     return SymExpr::constant(0);
-  std::optional<int64_t> smallest = sym.lowerBound(size);
-  if (*s > 0 && smallest && *smallest >= *s) // never clamped
+  if (*s > 0 && atLeast(sym, size, *s)) // never clamped
     return SymExpr::constant(*s);
   return std::nullopt;
 }
