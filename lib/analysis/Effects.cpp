@@ -833,10 +833,30 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
             {node, input, (flags & TargetEffects::kChangesLayout) == 0});
     });
   };
+  // A tensor where the schema takes no tensor (a Storage, an int) is beyond the schema: what
+  // the kernel does with it (set_.source_Storage shares its memory) is unknown, never a read.
+  auto wrongKind = [&](const Arg& value, size_t index) {
+    const SchemaType& type = schema.arguments[index].type;
+    if (type.isTensorLike() || type.mayContainTensor)
+      return false;
+    bool tensor = false;
+    value.forEachNode([&](Node* input) {
+      tensor =
+          tensor || (result_.isTensor(input) && input->type().kind != TypeAnnotation::Kind::Sym);
+    });
+    return tensor;
+  };
+  auto wrongKindReason = [&](size_t index) {
+    const SchemaArgument& argument = schema.arguments[index];
+    return "a tensor is passed as '" + argument.name + "', a " + argument.type.text() + " of " +
+           schema.fullName();
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= schema.arguments.size() && !schema.isVararg)
       return makeUnknownOwned(
           node, effects, "more arguments than the schema of " + schema.fullName() + " declares");
+    if (i < schema.arguments.size() && wrongKind(args[i], i))
+      return makeUnknownOwned(node, effects, wrongKindReason(i));
     bind(args[i], i < schema.arguments.size() ? std::optional<size_t>(i) : std::nullopt);
   }
   for (const KwArg& kwarg : kwargs) {
@@ -845,6 +865,8 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
       return makeUnknownOwned(node, effects,
                               "keyword '" + std::string(kwarg.name) + "' is not in the schema of " +
                                   schema.fullName());
+    if (wrongKind(kwarg.value, *index))
+      return makeUnknownOwned(node, effects, wrongKindReason(*index));
     bind(kwarg.value, index);
   }
 

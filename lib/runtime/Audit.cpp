@@ -2,6 +2,7 @@
 // random inputs; what the op aliased and wrote is compared with its declared effects.
 #include "declone/runtime/Audit.h"
 
+#include "AuditProbe.h"
 #include "Execution.h"
 #include "declone/analysis/Effects.h"
 #include "declone/io/Reader.h"
@@ -21,302 +22,14 @@ std::string origin() {
   return std::string(kAuditOriginPrefix) + libtorchVersion() + ": ";
 }
 
-enum class Layout : uint8_t { Contiguous, Transposed, Offset };
+using namespace audit;
 
-/// Shapes of the tensor arguments: the first tensor and the elements of tensor lists take
-/// `main`, the other tensors `other` (batch norm's input and its per-channel statistics).
-struct ShapePlan {
-  std::vector<int64_t> main, other;
-};
-const ShapePlan kShapePlans[] = {
-    {{4, 4}, {4, 4}},
-    {{4, 4}, {4}},
-    {{4}, {4}},
-    {{2, 4, 4}, {4}},
-    {{2, 4, 4}, {2, 4, 4}},
-    {{2, 4, 4, 4}, {4}},
-    {{}, {}},
-    // Convolutions: input and weight (with the optional bias left out).
-    {{2, 4, 4}, {4, 4, 2}},
-    {{2, 4, 4, 4}, {4, 4, 2, 2}},
-};
 /// Elements of room behind each input: more than any probe tensor has.
 constexpr int64_t kPadding = 1024;
-/// Tried in order until the op runs.
-constexpr std::string_view kDTypes[] = {"f32", "i64", "b8", "c64"};
-/// Also run wherever the op runs, each bool varied: float and complex (the conj family).
-constexpr std::string_view kVariedDTypes[] = {"f32", "c64"};
-/// Also run wherever the op runs, with the defaults: ops that return their argument when it
-/// has the dtype they convert to (_cast_Long, to_dense of a dense tensor).
-constexpr std::string_view kOtherDTypes[] = {"f64", "f16", "bf16", "i64", "i32",
-                                             "i16", "i8",  "u8",   "b8"};
-
-std::string_view torchDType(std::string_view dtype) {
-  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
-      {"f32", "torch.float32"},   {"f64", "torch.float64"},  {"f16", "torch.float16"},
-      {"bf16", "torch.bfloat16"}, {"i64", "torch.int64"},    {"i32", "torch.int32"},
-      {"i16", "torch.int16"},     {"i8", "torch.int8"},      {"u8", "torch.uint8"},
-      {"b8", "torch.bool"},       {"c64", "torch.complex64"}};
-  for (const auto& [abbreviation, name] : kNames)
-    if (abbreviation == dtype)
-      return name;
-  return "torch.float32";
-}
-
-/// One way to call the op.
-struct Probe {
-  size_t plan = 0;
-  std::string_view dtype = "f32";
-  Layout layout = Layout::Contiguous;
-  size_t listLength = 2;
-  bool optionalTensorsNone = false;
-  /// An argument set against its default: a bool negated, the probability `p` made 0.
-  std::optional<size_t> flipped;
-};
-
-std::string join(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& part : parts)
-    out += (out.empty() ? "" : ", ") + part;
-  return out;
-}
-
-std::string intList(const std::vector<int64_t>& values) {
-  std::vector<std::string> parts;
-  for (int64_t value : values)
-    parts.push_back(std::to_string(value));
-  return "[" + join(parts) + "]";
-}
-
-/// The arguments probes vary: each bool negated, the probability `p` made 0.
-bool isBool(const SchemaArgument& argument) {
-  return argument.type.element == "bool" && !argument.type.isList();
-}
-bool isProbability(const SchemaArgument& argument) {
-  return argument.name == "p" && argument.type.element == "float" && !argument.type.isList();
-}
-std::optional<bool> boolDefault(const SchemaArgument& argument) {
-  if (argument.defaultValue == "True")
-    return true;
-  if (argument.defaultValue == "False")
-    return false;
-  return std::nullopt;
-}
-
-/// Why no probe can pass `argument`, or empty.
-std::string unsupported(const SchemaArgument& argument) {
-  if (argument.type.isTensorLike())
-    return {};
-  const std::string& element = argument.type.element;
-  bool hasDefault = argument.defaultValue.has_value();
-  static constexpr std::string_view kScalars[] = {"int",          "SymInt",     "float",  "bool",
-                                                  "Scalar",       "ScalarType", "Layout", "Device",
-                                                  "MemoryFormat", "Generator"};
-  if (std::find(std::begin(kScalars), std::end(kScalars), element) != std::end(kScalars))
-    return {};
-  if (element == "str" && (hasDefault || argument.name == "equation" ||
-                           argument.name == "indexing" || argument.name == "reduce"))
-    return {};
-  if (hasDefault || argument.type.optional)
-    return {}; // left to its default, or None
-  return "argument type " + argument.type.text();
-}
-
-struct Placeholder {
-  std::string name;
-  std::string annotation;
-  size_t argument; ///< the schema argument it fills
-};
-
-struct ProbeGraph {
-  std::string text;
-  std::string call; ///< the call, for the origin of findings
-  std::vector<Placeholder> placeholders;
-  /// The value of every bool argument in this call (explicit or default), by argument.
-  std::vector<std::optional<bool>> bools;
-};
-
-/// Writes the probe as FX graph text: one placeholder per tensor, one call, its result returned.
-class ProbeBuilder {
-public:
-  ProbeBuilder(const OpSchema& schema, const Probe& probe) : schema_(schema), probe_(probe) {}
-
-  ProbeGraph build() {
-    ProbeGraph out;
-    out.bools.resize(schema_.arguments.size());
-    std::vector<std::string> positional, keywords;
-    bool keywordOnly = false;
-    for (size_t i = 0; i < schema_.arguments.size(); ++i) {
-      const SchemaArgument& argument = schema_.arguments[i];
-      std::optional<std::string> value = this->value(argument, i);
-      if (isBool(argument))
-        out.bools[i] = value ? std::optional<bool>(*value == "True") : boolDefault(argument);
-      if (!value) { // its default: later arguments go by name
-        keywordOnly = true;
-        continue;
-      }
-      if (argument.kwargOnly || keywordOnly)
-        keywords.push_back(argument.name + " = " + *value);
-      else
-        positional.push_back(*value);
-    }
-    std::vector<std::string> arguments = positional;
-    arguments.insert(arguments.end(), keywords.begin(), keywords.end());
-    std::string target = "torch.ops." + schema_.opNamespace + "." + schema_.name + "." +
-                         (schema_.overload.empty() ? "default" : schema_.overload);
-    out.call = schema_.qualifiedName() + (schema_.overload.empty() ? "" : "." + schema_.overload) +
-               "(" + join(arguments) + ")";
-    std::vector<std::string> signature{"self"};
-    for (const Placeholder& placeholder : placeholders_) {
-      signature.push_back(placeholder.name + ": \"" + placeholder.annotation + "\"");
-      out.call += (&placeholder == &placeholders_.front() ? " on " : ", ") + placeholder.name +
-                  ": " + placeholder.annotation;
-    }
-    out.text = "def forward(" + join(signature) + "):\n    result = " + target + "(" +
-               join(arguments) + ")\n    return (result,)\n";
-    out.placeholders = std::move(placeholders_);
-    return out;
-  }
-
-private:
-  std::string tensor(size_t argument, std::string_view dtype, const std::vector<int64_t>& sizes) {
-    std::string name = "a" + std::to_string(placeholders_.size());
-    size_t rank = sizes.size();
-    // Strides: row-major, or row-major over the last two dimensions swapped (a transpose).
-    std::vector<size_t> order(rank);
-    for (size_t d = 0; d < rank; ++d)
-      order[d] = d;
-    if (probe_.layout == Layout::Transposed && rank >= 2)
-      std::swap(order[rank - 1], order[rank - 2]);
-    std::vector<int64_t> strides(rank);
-    int64_t stride = probe_.layout == Layout::Transposed && rank == 1 ? 2 : 1;
-    for (size_t k = rank; k-- > 0;) {
-      strides[order[k]] = stride;
-      stride *= sizes[order[k]];
-    }
-    std::string annotation = std::string(dtype) + intList(sizes) + intList(strides) + "cpu" +
-                             (probe_.layout == Layout::Offset ? "@3" : "");
-    placeholders_.push_back({name, annotation, argument});
-    return name;
-  }
-
-  std::string tensorFor(size_t argument) {
-    const ShapePlan& plan = kShapePlans[probe_.plan];
-    bool first = !firstTaken_;
-    firstTaken_ = true;
-    return tensor(argument, probe_.dtype, first ? plan.main : plan.other);
-  }
-
-  std::string tensorList(size_t argument, bool indices) {
-    const ShapePlan& plan = kShapePlans[probe_.plan];
-    firstTaken_ = true;
-    std::vector<std::string> items;
-    for (size_t k = 0; k < probe_.listLength; ++k)
-      // Tensor?[] is the index list of advanced indexing: small integers.
-      items.push_back(indices ? tensor(argument, "i64", {2})
-                              : tensor(argument, probe_.dtype, plan.main));
-    return "[" + join(items) + "]";
-  }
-
-  std::optional<std::string> value(const SchemaArgument& argument, size_t index) {
-    const SchemaType& type = argument.type;
-    bool hasDefault = argument.defaultValue.has_value();
-    bool flipped = probe_.flipped == index;
-    switch (type.kind) {
-    case SchemaType::Kind::Tensor:
-      return tensorFor(index);
-    case SchemaType::Kind::OptionalTensor:
-      if (probe_.optionalTensorsNone)
-        return hasDefault ? std::nullopt : std::optional<std::string>("None");
-      return tensorFor(index);
-    case SchemaType::Kind::TensorList:
-      return tensorList(index, false);
-    case SchemaType::Kind::OptionalTensorList:
-      return tensorList(index, true);
-    case SchemaType::Kind::Other:
-      break;
-    }
-    const std::string& element = type.element;
-    const std::string& name = argument.name;
-    if (flipped && isBool(argument))
-      return boolDefault(argument).value_or(false) ? "False" : "True";
-    if (flipped && isProbability(argument))
-      return "0.0";
-    if (hasDefault)
-      return std::nullopt;
-    if (type.isList()) {
-      size_t count = 2;
-      if (type.listSuffix.size() > 2)
-        count = std::stoul(type.listSuffix.substr(1, type.listSuffix.size() - 2));
-      const std::vector<int64_t>& main = kShapePlans[probe_.plan].main;
-      std::vector<int64_t> values(count, 2);
-      if (element == "bool")
-        return "[" + join(std::vector<std::string>(count, "True")) + "]";
-      if (element == "float")
-        return "[" + join(std::vector<std::string>(count, "0.5")) + "]";
-      if (name == "size" || name == "shape" || name == "sizes")
-        values = main;
-      else if (name == "dims" || name == "perm") {
-        values.clear();
-        for (size_t d = main.size(); d-- > 0;)
-          values.push_back(static_cast<int64_t>(d));
-      } else if (name == "dim")
-        values = {0};
-      else if (name == "stride" && !schema_.argumentIndex("padding")) { // as_strided's
-        values.assign(main.size(), 1);
-        for (size_t d = main.size(); d-- > 1;)
-          values[d - 1] = values[d] * main[d];
-      } else if (name == "stride" || name == "dilation")
-        values.assign(count, 1); // a convolution's or a pooling's
-      else if (name == "padding" || name == "output_padding")
-        values.assign(count, 0);
-      return intList(values);
-    }
-    if (type.optional)
-      return "None";
-    if (element == "int" || element == "SymInt") {
-      if (name == "dim1" || name == "index")
-        return "1";
-      if (name.starts_with("dim") || name == "axis" || name == "groups")
-        return name == "groups" ? "1" : "0";
-      return "2";
-    }
-    if (element == "float") {
-      if (name == "momentum")
-        return "0.1";
-      if (name == "eps" || name == "epsilon")
-        return "1e-05";
-      return "0.5";
-    }
-    if (element == "bool")
-      return "False";
-    if (element == "Scalar")
-      return "2";
-    if (element == "ScalarType")
-      return std::string(torchDType(probe_.dtype));
-    if (element == "Layout")
-      return "torch.strided";
-    if (element == "Device")
-      return "device(type='cpu')";
-    if (element == "MemoryFormat")
-      return "torch.contiguous_format";
-    if (name == "indexing") // meshgrid's
-      return "'ij'";
-    if (name == "reduce") // scatter_reduce's, index_reduce's
-      return "'sum'";
-    if (element == "str") // einsum's equation, for one operand or two
-      return probe_.listLength == 1 ? "'ij'" : "'ij,jk->ik'";
-    return "None";
-  }
-
-  const OpSchema& schema_;
-  const Probe& probe_;
-  std::vector<Placeholder> placeholders_;
-  bool firstTaken_ = false;
-};
 
 /// What one probe showed.
 struct Facts {
+  ProbeKind kind = ProbeKind::Base;
   ProbeGraph graph;
   std::vector<std::vector<bool>> aliases; ///< [return][argument]
   std::vector<int64_t> aliasOffset;       ///< [return]: the first aliasing tensor's offset
@@ -364,6 +77,7 @@ public:
 private:
   /// Runs one probe; the error message when libtorch refused it.
   Result<Facts> runProbe(const Probe& probe);
+  Result<Facts> runProbeUnchecked(const Probe& probe);
   void compare(const Facts& facts);
   void addLie(EffectOverride lie) {
     if (std::none_of(out_.lies.begin(), out_.lies.end(),
@@ -382,13 +96,25 @@ private:
 };
 
 Result<Facts> Auditor::runProbe(const Probe& probe) {
+  // libtorch throws where a probe's inputs do not fit (a shape tensor into overlapping memory):
+  // that probe fails, as one the kernel refused.
+  try {
+    return runProbeUnchecked(probe);
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    return Error{"the probe's inputs cannot be made: " + message.substr(0, message.find('\n'))};
+  }
+}
+
+Result<Facts> Auditor::runProbeUnchecked(const Probe& probe) {
   unsigned ordinal = ordinal_++;
   if (std::find(options_.skip.begin(), options_.skip.end(), ordinal) != options_.skip.end())
     return Error{"skipped: the kernel crashed on this probe"};
   if (options_.beforeProbe)
     options_.beforeProbe(ordinal);
   Facts facts;
-  facts.graph = ProbeBuilder(schema_, probe).build();
+  facts.kind = probe.kind;
+  facts.graph = buildProbe(schema_, probe);
   Result<std::unique_ptr<GraphFile>> file = readGraphFile(facts.graph.text);
   if (!file.ok())
     return Error{"the probe does not parse: " + file.error().message};
@@ -397,10 +123,15 @@ Result<Facts> Auditor::runProbe(const Probe& probe) {
   if (!inputs.ok())
     return inputs.error();
   std::vector<at::Tensor> before;
-  for (detail::InputValue& input : inputs->values) {
+  for (size_t k = 0; k < inputs->values.size(); ++k) {
+    detail::InputValue& input = inputs->values[k];
+    const Placeholder& placeholder = facts.graph.placeholders[k];
     // Integers index and count: keep them small enough to be valid indices into any probe.
     if (at::isIntegralType(input.base.scalar_type(), /*includeBool=*/false))
       input.base.remainder_(2);
+    if (!placeholder.contents.empty() &&
+        input.value.toTensor().numel() == static_cast<int64_t>(placeholder.contents.size()))
+      input.value.toTensor().copy_(at::tensor(placeholder.contents, input.base.options()));
     // Room behind every input: kernels that trust sizes they do not check (rrelu_with_noise
     // fills `noise` as if it were as large as its input) write there instead of over the heap,
     // which counts as a write to that input.
@@ -410,6 +141,9 @@ Result<Facts> Auditor::runProbe(const Probe& probe) {
     input.value = padded.as_strided(view.sizes(), view.strides(), view.storage_offset());
     input.base = padded;
     before.push_back(padded.clone());
+    // A Storage argument gets the storage itself: torch.ops refuses a tensor there.
+    if (schema_.arguments[placeholder.argument].type.element == "Storage")
+      input.value = c10::IValue(padded.storage());
   }
   const Node* call = nullptr;
   for (const Node* node : graph)
@@ -442,7 +176,8 @@ Result<Facts> Auditor::runProbe(const Probe& probe) {
     size_t bytes = std::min(base.nbytes(), before[k].nbytes());
     if (std::memcmp(base.data_ptr(), before[k].data_ptr(), bytes) != 0)
       facts.written[argument] = true;
-    const at::Tensor& input = inputs->values[k].value.toTensor();
+    const c10::IValue& value = inputs->values[k].value;
+    const at::Tensor& input = value.isTensor() ? value.toTensor() : base;
     for (size_t r = 0; r < returns; ++r)
       for (const at::Tensor& tensor : returned[r])
         if (sharesStorage(tensor, input) && !facts.aliases[r][argument]) {
@@ -495,40 +230,60 @@ OverloadAudit Auditor::run() {
     out_.reason = "no kernel in this libtorch";
     return out_;
   }
-  bool hasList = std::any_of(schema_.arguments.begin(), schema_.arguments.end(),
-                             [](const SchemaArgument& argument) {
-                               return argument.type.isTensorLike() && argument.type.isList();
-                             });
-  bool hasOptional = std::any_of(schema_.arguments.begin(), schema_.arguments.end(),
-                                 [](const SchemaArgument& argument) {
-                                   return argument.type.kind == SchemaType::Kind::OptionalTensor;
-                                 });
-  // The first probe that runs settles shapes, dtype, list length and optional tensors.
+  auto any = [&](auto predicate) {
+    return std::any_of(schema_.arguments.begin(), schema_.arguments.end(), predicate);
+  };
+  bool hasList = any([](const SchemaArgument& argument) {
+    return argument.type.isTensorLike() && argument.type.isList();
+  });
+  bool hasOptional = any([](const SchemaArgument& argument) {
+    return argument.type.kind == SchemaType::Kind::OptionalTensor;
+  });
+  // A mode string the probe must guess (einsum's equation and the like are written by name).
+  bool guessesString = any([](const SchemaArgument& argument) {
+    return argument.type.element == "str" && !argument.defaultValue && !argument.type.optional;
+  });
+  size_t tensors = 0;
+  for (const SchemaArgument& argument : schema_.arguments)
+    tensors += argument.type.kind == SchemaType::Kind::Tensor ||
+               argument.type.kind == SchemaType::Kind::OptionalTensor;
+  // The first probe that runs settles shapes, dtype, list length, optional tensors and string;
+  // a shape passed as a tensor (_reshape_from_tensor) must hold the sizes it reshapes to.
   std::optional<Probe> base;
   std::string firstError;
-  for (bool none : {false, true}) {
-    if (none && !hasOptional)
-      break;
-    for (size_t plan = 0; plan < std::size(kShapePlans) && !base; ++plan)
-      for (std::string_view dtype : kDTypes) {
+  for (int attempt = 0; attempt < 4 && !base; ++attempt) {
+    bool none = attempt & 1, sizesAsTensor = attempt & 2;
+    if ((none && !hasOptional) || (sizesAsTensor && tensors < 2))
+      continue;
+    for (size_t plan = 0; plan < shapePlanCount() && !base; ++plan)
+      for (std::string_view dtype : baseDTypes()) {
         for (size_t length : {size_t(2), size_t(1)}) {
           if (length == 1 && !hasList)
             break;
-          Probe probe{plan, dtype, Layout::Contiguous, length, none, std::nullopt};
-          Result<Facts> facts = runProbe(probe);
-          if (facts.ok()) {
-            base = probe;
-            facts_.push_back(std::move(facts).value());
-            break;
+          for (size_t string = 0; string < (guessesString ? stringCandidateCount() : 1) && !base;
+               ++string) {
+            Probe probe;
+            probe.plan = plan;
+            probe.dtype = dtype;
+            probe.listLength = length;
+            probe.optionalTensorsNone = none;
+            probe.string = string;
+            probe.sizesAsTensor = sizesAsTensor;
+            probe.kind = sizesAsTensor ? ProbeKind::SizesAsTensor : ProbeKind::Base;
+            Result<Facts> facts = runProbe(probe);
+            if (facts.ok()) {
+              base = probe;
+              facts_.push_back(std::move(facts).value());
+            } else if (firstError.empty()) {
+              firstError = facts.error().message;
+            }
           }
-          if (firstError.empty())
-            firstError = facts.error().message;
+          if (base)
+            break;
         }
         if (base)
           break;
       }
-    if (base)
-      break;
   }
   if (!base) {
     out_.reason = firstError.find("Could not run") != std::string::npos ? "no CPU kernel"
@@ -550,7 +305,7 @@ OverloadAudit Auditor::run() {
   // Every shape plan the op accepts with the base's dtype: batch norm runs in eval mode on 2-D
   // input but needs 3-D input for instance norm's statistics.
   std::vector<size_t> plans{base->plan};
-  for (size_t plan = base->plan + 1; plan < std::size(kShapePlans); ++plan) {
+  for (size_t plan = base->plan + 1; plan < shapePlanCount(); ++plan) {
     Probe probe = *base;
     probe.plan = plan;
     Result<Facts> facts = runProbe(probe);
@@ -560,30 +315,101 @@ OverloadAudit Auditor::run() {
     }
   }
   std::vector<Probe> probes;
+  auto add = [&](Probe probe, std::optional<size_t> flip = std::nullopt) {
+    probe.flipped = flip;
+    probes.push_back(probe);
+  };
+  auto addFlipped = [&](const Probe& probe) {
+    for (const std::optional<size_t>& flip : flips)
+      add(probe, flip);
+  };
+  bool hasScalar = any([](const SchemaArgument& argument) {
+    return argument.type.element == "Scalar" && !argument.type.isList();
+  });
+  bool hasOptionalValue = any([](const SchemaArgument& argument) {
+    return !argument.type.isTensorLike() && argument.type.optional &&
+           argument.defaultValue == "None";
+  });
   for (size_t plan : plans) {
+    Probe start = *base;
+    start.plan = plan;
     for (size_t length : {base->listLength, 3 - base->listLength}) {
       if (length != base->listLength && !hasList)
         continue;
       for (Layout layout : {Layout::Contiguous, Layout::Transposed, Layout::Offset})
         for (const std::optional<size_t>& flip : flips)
-          if (layout != Layout::Contiguous || length != base->listLength || flip)
-            probes.push_back({plan, base->dtype, layout, length, base->optionalTensorsNone, flip});
+          if (layout != Layout::Contiguous || length != base->listLength || flip) {
+            Probe probe = start;
+            probe.layout = layout;
+            probe.listLength = length;
+            add(probe, flip);
+          }
     }
-    for (std::string_view dtype : kVariedDTypes)
-      if (dtype != base->dtype)
-        for (const std::optional<size_t>& flip : flips)
-          probes.push_back(
-              {plan, dtype, Layout::Contiguous, base->listLength, base->optionalTensorsNone, flip});
-    for (std::string_view dtype : kOtherDTypes)
-      if (dtype != base->dtype)
-        probes.push_back({plan, dtype, Layout::Contiguous, base->listLength,
-                          base->optionalTensorsNone, std::nullopt});
+    for (std::string_view dtype : variedDTypes())
+      if (dtype != base->dtype) {
+        Probe probe = start;
+        probe.dtype = dtype;
+        addFlipped(probe);
+      }
+    for (std::string_view dtype : otherDTypes())
+      if (dtype != base->dtype) {
+        Probe probe = start;
+        probe.dtype = dtype;
+        add(probe);
+      }
+    // The edges kernels special-case: no elements (native_dropout returns its input), size-1
+    // dimensions, memory that is not dense or that elements share, identity scalars, options
+    // given, shapes passed as tensors.
+    for (bool optionalsSet : {false, true}) {
+      if (optionalsSet && !hasOptionalValue)
+        continue;
+      for (Sizes sizes : {Sizes::FirstEmpty, Sizes::AllEmpty}) {
+        Probe probe = start;
+        probe.kind = ProbeKind::Empty;
+        probe.sizes = sizes;
+        probe.optionalsSet = optionalsSet;
+        addFlipped(probe);
+      }
+    }
+    for (Sizes sizes : {Sizes::FirstOne, Sizes::AllOne}) {
+      Probe probe = start;
+      probe.kind = ProbeKind::SizeOne;
+      probe.sizes = sizes;
+      addFlipped(probe);
+    }
+    for (Layout layout : {Layout::Strided, Layout::Overlapping}) {
+      Probe probe = start;
+      probe.kind = layout == Layout::Strided ? ProbeKind::Strided : ProbeKind::Overlapping;
+      probe.layout = layout;
+      addFlipped(probe);
+    }
+    if (hasScalar)
+      for (std::string_view value : scalarValues()) {
+        Probe probe = start;
+        probe.kind = ProbeKind::ScalarValues;
+        probe.scalar = value;
+        add(probe);
+      }
+    if (hasOptionalValue) {
+      Probe probe = start;
+      probe.kind = ProbeKind::OptionalsSet;
+      probe.optionalsSet = true;
+      addFlipped(probe);
+    }
+    if (tensors >= 2 && !base->sizesAsTensor) {
+      Probe probe = start;
+      probe.kind = ProbeKind::SizesAsTensor;
+      probe.sizesAsTensor = true;
+      addFlipped(probe);
+    }
   }
   for (const Probe& probe : probes) {
     Result<Facts> facts = runProbe(probe);
     if (facts.ok())
       facts_.push_back(std::move(facts).value());
   }
+  for (const Facts& facts : facts_)
+    out_.kindsReached |= 1u << static_cast<unsigned>(facts.kind);
   out_.runs = static_cast<unsigned>(facts_.size());
   for (const Facts& facts : facts_)
     compare(facts);
@@ -645,6 +471,13 @@ OverloadAudit auditOverload(const OpSchema& schema, const AuditOptions& options)
   // There is no getter to restore the fetcher with, and the audit runs in processes of its own.
   c10::SetStackTraceFetcher([] { return std::string(); });
   return Auditor(schema, options).run();
+}
+
+std::vector<std::string_view> probeKinds() {
+  std::vector<std::string_view> out;
+  for (unsigned kind = 0; kind < static_cast<unsigned>(ProbeKind::Count); ++kind)
+    out.push_back(probeKindName(static_cast<ProbeKind>(kind)));
+  return out;
 }
 
 std::string libtorchVersion() {

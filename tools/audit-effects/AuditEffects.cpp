@@ -50,7 +50,8 @@ struct Outcome {
   bool exercised = false;
   std::string reason;
   unsigned runs = 0;
-  unsigned skipped = 0; ///< probes that crashed or hung, skipped in a rerun
+  uint32_t kindsReached = 0; ///< bit k: a probe of kind probeKinds()[k] ran
+  unsigned skipped = 0;      ///< probes that crashed or hung, skipped in a rerun
   std::vector<EffectOverride> lies;
 };
 
@@ -78,7 +79,8 @@ std::map<std::string, const OpSchema*> registryOverloads() {
 
 std::string serialize(const declone::runtime::OverloadAudit& audit) {
   std::string out = std::string(audit.exercised ? "exercised" : "not") + "\t" +
-                    std::to_string(audit.runs) + "\t" + audit.reason + "\n";
+                    std::to_string(audit.runs) + "\t" + std::to_string(audit.kindsReached) + "\t" +
+                    audit.reason + "\n";
   for (const EffectOverride& lie : audit.lies)
     out += lie.toString() + "\n";
   return out;
@@ -196,9 +198,11 @@ Outcome auditInChild(const std::string& name, const OpSchema& schema, uint64_t s
   size_t end = report.find('\n');
   std::string head = report.substr(0, end);
   size_t tab1 = head.find('\t'), tab2 = head.find('\t', tab1 + 1);
+  size_t tab3 = head.find('\t', tab2 + 1);
   outcome.exercised = head.substr(0, tab1) == "exercised";
   outcome.runs = static_cast<unsigned>(std::stoul(head.substr(tab1 + 1, tab2 - tab1 - 1)));
-  outcome.reason = head.substr(tab2 + 1);
+  outcome.kindsReached = static_cast<uint32_t>(std::stoul(head.substr(tab2 + 1, tab3 - tab2 - 1)));
+  outcome.reason = head.substr(tab3 + 1);
   declone::Result<std::vector<EffectOverride>> lies =
       declone::parseEffectOverrides(report.substr(end + 1));
   if (!lies.ok()) {
@@ -220,9 +224,59 @@ std::string tableHeader(const std::string& text) {
   return header;
 }
 
+/// The probe kind an audited finding's origin names (`[empty tensors] aten::...`), or "base".
+std::string findingKind(const EffectOverride& lie) {
+  size_t colon = lie.origin.find(": ");
+  if (colon == std::string::npos || lie.origin.compare(colon + 2, 1, "[") != 0)
+    return "base";
+  size_t end = lie.origin.find(']', colon);
+  return lie.origin.substr(colon + 3, end - colon - 3);
+}
+
+/// What each kind of probe reached and found, and how many exercised overloads take an argument
+/// of each kind that only widened probes pass.
+std::string probeKindTable(const std::vector<Outcome>& outcomes,
+                           const std::map<std::string, const OpSchema*>& schemas) {
+  std::vector<std::string_view> kinds = declone::runtime::probeKinds();
+  std::map<std::string, std::set<std::string>> findings;
+  for (const Outcome& outcome : outcomes)
+    for (const EffectOverride& lie : outcome.lies)
+      findings[findingKind(lie)].insert("`" + lie.op + "`: " + lie.correction());
+  std::ostringstream out;
+  out << "\n## Probe kinds\n\n"
+      << "| probe kind | overloads reached | findings no earlier kind showed |\n|---|---:|---|\n";
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    size_t reached = 0;
+    for (const Outcome& outcome : outcomes)
+      reached += (outcome.kindsReached >> k) & 1;
+    std::string shown;
+    for (const std::string& finding : findings[std::string(kinds[k])])
+      shown += (shown.empty() ? "" : "; ") + finding;
+    out << "| " << kinds[k] << " | " << reached << " | " << (shown.empty() ? "none" : shown)
+        << " |\n";
+  }
+  out << "\n| exercised overloads taking | count |\n|---|---:|\n";
+  for (std::string_view element : {"Storage", "str", "complex"}) {
+    size_t count = 0;
+    for (const Outcome& outcome : outcomes) {
+      auto found = schemas.find(outcome.name);
+      if (!outcome.exercised || found == schemas.end())
+        continue;
+      const std::vector<declone::SchemaArgument>& arguments = found->second->arguments;
+      count += std::any_of(arguments.begin(), arguments.end(), [&](const auto& argument) {
+        return argument.type.element == element && !argument.defaultValue &&
+               !argument.type.optional;
+      });
+    }
+    out << "| `" << element << "` (no default) | " << count << " |\n";
+  }
+  return out.str();
+}
+
 std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
                       const std::vector<EffectOverride>& table, const std::set<std::string>& found,
                       const std::map<std::string, const Outcome*>& audited,
+                      const std::map<std::string, const OpSchema*>& schemas,
                       const std::string& libtorch, const std::string& command) {
   size_t exercised = 0, withSkipped = 0, unknownBySchema = 0;
   std::map<std::string, size_t> notExercised;
@@ -246,8 +300,11 @@ std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
       << "Written by `" << command << "` (declone-audit-effects, `make audit`): every op overload "
       << "of the schema registry run with libtorch " << libtorch
       << " on random inputs (several shapes, dtypes, "
-      << "contiguous / transposed / offset layouts, each bool argument and `p` varied), what it "
-      << "aliased and wrote compared with its schema.\n\n"
+      << "contiguous / transposed / offset layouts, each bool argument and `p` varied; then "
+      << "empty tensors, size-1 dimensions, strided and overlapping memory, Scalar arguments "
+      << "0, 1, -1, 0.5, True and complex, optional arguments given values, shapes passed as "
+      << "integer tensors; Storage, `str` and `complex` arguments), what it aliased and wrote "
+      << "compared with its schema.\n\n"
       << "| overloads | count |\n|---|---:|\n"
       << "| in the registry | " << registrySize << " |\n"
       << "| audited | " << outcomes.size() << " |\n"
@@ -256,6 +313,7 @@ std::string summarize(const std::vector<Outcome>& outcomes, size_t registrySize,
       << "| exercised, effects unknown by schema (a wildcard) | " << unknownBySchema << " |\n";
   for (const auto& [reason, count] : notExercised)
     out << "| not exercised: " << reason << " | " << count << " |\n";
+  out << probeKindTable(outcomes, schemas);
   for (const char* cls : {"aliasing", "write"}) {
     const std::vector<const EffectOverride*>& lies = byClass[cls];
     std::set<std::string> ops;
@@ -408,7 +466,7 @@ int main(int argc, char** argv) {
       found.insert(lie.key());
   }
   std::string summary =
-      summarize(outcomes, overloads.size(), table, found, audited, libtorch, command);
+      summarize(outcomes, overloads.size(), table, found, audited, overloads, libtorch, command);
   if (only.empty())
     std::fputs(summary.c_str(), stdout);
   if (!summaryFile.empty()) {

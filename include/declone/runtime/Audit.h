@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace declone::runtime {
@@ -23,6 +24,8 @@ struct OverloadAudit {
   std::string reason;
   /// Probes run to completion.
   unsigned runs = 0;
+  /// Bit k: a probe of kind probeKinds()[k] ran to completion.
+  uint32_t kindsReached = 0;
   /// What the schema does not say, as override-table entries whose origin is the first probe
   /// that showed it; sorted and without duplicates.
   std::vector<EffectOverride> lies;
@@ -44,6 +47,12 @@ struct AuditOptions {
 /// kernels in this process: a kernel that crashes or hangs takes the caller with it, so drivers
 /// run each overload in a child process. Turns off libtorch's error backtraces in the process.
 [[nodiscard]] OverloadAudit auditOverload(const OpSchema& schema, const AuditOptions& options);
+
+/// The kinds of probe, by bit of OverloadAudit::kindsReached: "base" (shapes, dtypes, contiguous,
+/// transposed and offset layouts, bools and `p` varied), then what the audit tries beyond it
+/// ("empty tensors", "size-1 dimensions", ...). A finding that only a later kind showed has
+/// `[KIND] ` before its call in its origin.
+[[nodiscard]] std::vector<std::string_view> probeKinds();
 
 /// The version of the libtorch the audit runs, "2.13.0": the origin of what it finds.
 [[nodiscard]] std::string libtorchVersion();
