@@ -194,20 +194,16 @@ int runVerify(std::span<const std::string_view> args) {
     reportDiagnostic(displayName(files[0]), error);
     return kBadInput;
   }
-  // What was compared by metadata only follows the verdict it qualifies.
-  auto printNotes = [&] {
-    for (const std::string& note : verdict->notes)
-      std::cout << "note: " << note << '\n';
-  };
+  // What was compared by metadata only comes first: the verdict stays the last line.
+  for (const std::string& note : verdict->notes)
+    std::cout << "note: " << note << '\n';
   if (!verdict->equivalent) {
     std::cout << displayName(files[1]) << ": not equivalent to " << displayName(files[0]) << ": "
               << verdict->difference << '\n';
-    printNotes();
     return kDifference;
   }
   std::cout << "equivalent (" << verdict->trialsRun << " run"
             << (verdict->trialsRun == 1 ? "" : "s") << ")\n";
-  printNotes();
   return kSuccess;
 }
 

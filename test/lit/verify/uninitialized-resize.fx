@@ -4,13 +4,13 @@
 # argument and all that new_empty.out copies into its. Each such output or input is compared by
 # metadata and at the determined elements only, and the note names the allocation it comes from.
 # RUN: %declone verify %s %s | %FileCheck %s --check-prefix=SAME
-# SAME: equivalent (1 run)
-# SAME-NEXT: note: output 0: values compared at 4 of 6 elements; the others come from uninitialized memory (resize_)
+# SAME: note: output 0: values compared at 4 of 6 elements; the others come from uninitialized memory (resize_)
 # SAME-NEXT: note: output 1: values compared at 2 of 3 elements; the others come from uninitialized memory (empty_strided)
 # SAME-NEXT: note: output 2 compared by metadata only: its values come from uninitialized memory (empty_strided_1)
 # SAME-NEXT: note: output 3: values compared at 3 of 5 elements; the others come from uninitialized memory (resize)
 # SAME-NEXT: note: input 1 (arg1_1): values compared at 4 of 6 elements; the others come from uninitialized memory (empty_out)
 # SAME-NEXT: note: input 2 (arg2_1) compared by metadata only: its values come from uninitialized memory (new_empty_out)
+# SAME-NEXT: equivalent (1 run)
 # RUN: %expect-exit 1 %declone verify %s %S/Inputs/uninitialized-resize-wrong.fx | %FileCheck %s --check-prefix=WRONG
 # WRONG: not equivalent to {{.*}}uninitialized-resize.fx: output 0: values differ (largest difference {{.*}} at flat index {{[0-3]}})
 class GraphModule(torch.nn.Module):
