@@ -209,7 +209,8 @@ std::string compareRuns(const std::string& label, Runs after, Runs before,
         return; // another trial's
     notes.push_back(text);
   };
-  if (!after.zeros.isTensor() || !before.zeros.isTensor()) {
+  if (!after.zeros.isTensor() || !before.zeros.isTensor() || !after.ones->isTensor() ||
+      !before.ones->isTensor()) {
     bool beforeVaries = before.zeros.isInt() && before.ones->isInt() &&
                         before.zeros.toInt() != before.ones->toInt();
     bool afterVaries =
@@ -229,11 +230,10 @@ std::string compareRuns(const std::string& label, Runs after, Runs before,
   if (std::string difference = compareMetadata(label, a, b); !difference.empty())
     return difference;
   // Metadata computed from uninitialized values (nonzero of an empty) must agree in both fills.
-  if (after.ones->isTensor() && before.ones->isTensor())
-    if (std::string difference =
-            compareMetadata(label, after.ones->toTensor(), before.ones->toTensor());
-        !difference.empty())
-      return difference;
+  if (std::string difference =
+          compareMetadata(label, after.ones->toTensor(), before.ones->toTensor());
+      !difference.empty())
+    return difference;
   at::Tensor determined = detail::sameInBothFills(b, before.ones->toTensor());
   at::Tensor lost = determined & detail::sameInBothFills(a, after.ones->toTensor()).logical_not();
   int64_t lostCount = lost.sum().item<int64_t>();
