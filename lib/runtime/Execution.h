@@ -5,9 +5,12 @@
 #include "declone/support/Result.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/function_schema.h>
 #include <ATen/core/ivalue.h>
+#include <ATen/core/stack.h>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,12 +30,20 @@ struct IntRange {
   int64_t high = 16;
 };
 
+/// What a run puts in the memory kernels leave uninitialized (what empty allocates, what resize_
+/// adds): all zero bytes, or in each element the value one of its dtype (1+1j for complex numbers,
+/// true for bool). Never left as it comes: runs of two graphs must see the same contents, and
+/// verify runs a graph with both fills to tell which values come from such memory.
+enum class UninitializedFill : uint8_t { Zeros, Ones };
+
 struct InputOptions {
   /// Values for size symbols; the others get small random values (2 to 8).
   std::unordered_map<std::string, int64_t> symbolHints;
   IntRange integers;
   /// Refuse (an error) when estimateMemory exceeds this many bytes; 0: no limit.
   uint64_t memoryLimit = 0;
+  /// How many runs keep a copy of the inputs at once: 2 or 4 (two graphs, once or twice each).
+  unsigned runs = 2;
 };
 
 struct Inputs {
@@ -41,6 +52,8 @@ struct Inputs {
   /// Module state read by get_attr, by attribute path: the caller sees its final contents.
   std::map<std::string, InputValue, std::less<>> attributes;
   std::unordered_map<std::string, int64_t> symbols;
+  /// The contents of the memory kernels leave uninitialized: an input of the run like the others.
+  UninitializedFill uninitialized = UninitializedFill::Zeros;
 };
 
 /// Binds every size symbol of the graph's placeholders (hints first, then random values >= 2)
@@ -49,11 +62,12 @@ struct Inputs {
 [[nodiscard]] Result<Inputs> makeInputs(const Graph& graph, uint64_t seed,
                                         const InputOptions& options = {});
 
-/// The bytes a run of `graph` with these symbol values needs, roughly: its inputs three times
-/// (the inputs and a copy for each graph compared) and every tensor value it computes (an upper
-/// bound: values freed early are counted too).
+/// The bytes a run of `graph` with these symbol values needs, roughly: its inputs 1 + `runs` times
+/// (the inputs and a copy for each run) and every tensor value it computes `runs / 2` times (an
+/// upper bound: values freed early are counted too).
 [[nodiscard]] uint64_t estimateMemory(const Graph& graph,
-                                      const std::unordered_map<std::string, int64_t>& symbols);
+                                      const std::unordered_map<std::string, int64_t>& symbols,
+                                      unsigned runs = 2);
 
 /// Makes a random tensor for every get_attr of `graph` whose attribute is not in `inputs` yet,
 /// from its annotation. The values depend only on the seed and the attribute's path, so that
@@ -80,8 +94,51 @@ size_t registerStandInKernels(std::string_view schemaText);
 /// pair, ...), which Inductor's post-grad graphs call. Idempotent.
 void registerPrimsKernels();
 
+/// What a call leaves uninitialized, measured before its kernel runs (see Uninitialized.cpp).
+struct PendingFill {
+  enum class Part : uint8_t {
+    Storage,   ///< the whole storage of each tensor result: a fresh allocation
+    Elements,  ///< the result's elements, and the bytes the call added to its storage
+    Grown,     ///< the bytes the call added to the storage of the argument it resizes
+    GrownCopy, ///< the bytes of the result's new storage past the first argument's elements
+  };
+  Part part = Part::Storage;
+  const void* storage = nullptr; ///< Elements, Grown: the written argument's storage
+  size_t initializedBytes = 0;   ///< the bytes of `storage` (GrownCopy: of the copy) before
+};
+
+/// What a call of `schema` with `arguments` (the stack before the call) will leave
+/// uninitialized; nullopt for an op that leaves nothing so.
+[[nodiscard]] std::optional<PendingFill> uninitializedBy(const c10::FunctionSchema& schema,
+                                                         const torch::jit::Stack& arguments);
+/// Fills what the call left uninitialized in its `results` (the stack after the call).
+void fillUninitialized(const PendingFill& pending, const torch::jit::Stack& results,
+                       UninitializedFill fill);
+/// The calls in `graph`, and in the nested graphs of `module`, of ops that leave memory
+/// uninitialized, in order: when there are none, every run's values depend on its inputs alone.
+[[nodiscard]] std::vector<const Node*> uninitializedAllocations(const Graph& graph,
+                                                                const GraphModule* module);
+/// The allocations (of uninitializedAllocations) whose memory a value may hold: at most three,
+/// and whether there are more.
+struct UninitializedSources {
+  std::vector<const Node*> nodes;
+  bool more = false;
+};
+/// For every node of `graph`, by Node::order(), the `allocations` its storage (or, for a tuple,
+/// its elements' storages) may hold values of at the end of the graph: an allocation puts its
+/// own in its storage, and a node that reads storages puts theirs in the storages it writes and
+/// returns. An over-approximation (a full overwrite keeps them) that misses flows through nested
+/// graphs: for naming sources, which execution finds.
+[[nodiscard]] std::vector<UninitializedSources>
+uninitializedSources(const Graph& graph, std::span<const Node* const> allocations);
+/// Which elements of a value are equal in a run with the zero fill (`zeros`) and one with the
+/// ones fill (`ones`): a bool tensor of the sizes of `zeros`. Signed zeros differ, NaNs are equal
+/// whatever their payload; all false when the two differ in dtype or sizes.
+[[nodiscard]] at::Tensor sameInBothFills(const at::Tensor& zeros, const at::Tensor& ones);
+
 /// Runs the graph; returns the values of the output's elements (a tuple or list is flattened
-/// one level; a single value gives one element). Inputs are mutated in place as the graph says.
+/// one level; a single value gives one element). Inputs are mutated in place as the graph says;
+/// memory the kernels leave uninitialized gets `inputs.uninitialized`.
 /// `nodeValues` receives each call node's tensor as it was when the node ran (a shallow alias:
 /// later in-place metadata ops do not change its layout), or with `snapshot` false the tensor
 /// itself, as the graph left it.

@@ -351,8 +351,11 @@ Status Executor::runOp(const Node* node, const Target& target, std::span<const A
     if (!schema.argumentIndexWithName(std::string(kwarg.name)))
       return fail(node, "keyword '" + std::string(kwarg.name) + "' is not an argument of " +
                             opName(target));
+  std::optional<PendingFill> uninitialized = uninitializedBy(schema, stack);
   if (Status called = callKernel(node, target, *op, stack); !called.ok())
     return called;
+  if (uninitialized)
+    fillUninitialized(*uninitialized, stack, inputs_.uninitialized);
   if (stack.size() == 1)
     result = std::move(stack[0]);
   else
@@ -750,6 +753,7 @@ Status Executor::runSubgraph(const Node* node, size_t bodyIndex, std::span<const
     return fail(node, "the body of " + std::string(node->target()->opName) +
                           " is not a nested class of this file");
   Inputs operands;
+  operands.uninitialized = inputs_.uninitialized;
   for (const Arg& operand : operandArgs) {
     if (operand.isNode()) {
       operands.values.push_back({values_[operand.node()->order()], at::Tensor()});

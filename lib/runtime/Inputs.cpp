@@ -299,8 +299,8 @@ bool isView(const Node& node) {
 
 } // namespace
 
-uint64_t estimateMemory(const Graph& graph,
-                        const std::unordered_map<std::string, int64_t>& symbols) {
+uint64_t estimateMemory(const Graph& graph, const std::unordered_map<std::string, int64_t>& symbols,
+                        unsigned runs) {
   SymContext& sym = graph.context().sym();
   uint64_t inputs = 0, computed = 0;
   for (const Node* node : graph) {
@@ -319,10 +319,12 @@ uint64_t estimateMemory(const Graph& graph,
         __builtin_add_overflow(total, bytes, &total))
       return UINT64_MAX;
   }
-  // Each trial keeps the inputs and a copy for each of the two runs.
-  uint64_t needed = 0;
-  if (__builtin_mul_overflow(inputs, uint64_t(3), &needed) ||
-      __builtin_add_overflow(needed, computed, &needed))
+  // Each trial keeps the inputs and a copy for each run, and the outputs of every run (each
+  // graph's values counted once for two runs: an estimate, as the rest).
+  uint64_t needed = 0, values = 0;
+  if (__builtin_mul_overflow(inputs, uint64_t(1) + runs, &needed) ||
+      __builtin_mul_overflow(computed, uint64_t(std::max(1u, runs / 2)), &values) ||
+      __builtin_add_overflow(needed, values, &needed))
     return UINT64_MAX;
   return needed;
 }
@@ -357,11 +359,12 @@ Result<Inputs> makeInputs(const Graph& graph, uint64_t seed, const InputOptions&
     inputs.symbols[name] = hint != hints.end() ? hint->second : 2 + int64_t(random() % 7);
   }
   if (options.memoryLimit != 0) {
-    uint64_t needed = estimateMemory(graph, inputs.symbols);
+    uint64_t needed = estimateMemory(graph, inputs.symbols, options.runs);
     if (needed > options.memoryLimit)
       return Error{"running the graph needs about " + formatBytes(needed) +
-                   " (its inputs three times, and every value it computes), more than the " +
-                   formatBytes(options.memoryLimit) +
+                   (options.runs > 2 ? " (its inputs five times, and every value it computes twice"
+                                     : " (its inputs three times, and every value it computes") +
+                   "), more than the " + formatBytes(options.memoryLimit) +
                    " limit allows (declone verify --memory-limit SIZE sets it)"};
   }
   at::Generator generator = at::detail::createCPUGenerator(seed);
@@ -416,6 +419,7 @@ Inputs copyInputs(const Inputs& inputs) {
   Inputs copy;
   copy.symbols = inputs.symbols;
   copy.integers = inputs.integers;
+  copy.uninitialized = inputs.uninitialized;
   for (const InputValue& input : inputs.values)
     copy.values.push_back(copyOf(input));
   for (const auto& [path, attribute] : inputs.attributes)

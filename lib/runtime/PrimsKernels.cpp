@@ -41,6 +41,27 @@ void convertElementType(const c10::OperatorHandle& op, Stack* stack) {
   stack->emplace_back(result);
 }
 
+/// prims.empty(shape, *, dtype, device, requires_grad), and empty_strided and empty_permuted
+/// (shape, strides or physical_layout, *, dtype, ...): ATen's (the executor fills what they
+/// leave uninitialized).
+void empty(const c10::OperatorHandle& op, Stack* stack) {
+  std::vector<c10::IValue> a = popArguments(op, stack);
+  stack->emplace_back(
+      at::empty(a[0].toIntVector(), at::TensorOptions().dtype(a[1].toScalarType())));
+}
+
+void emptyStrided(const c10::OperatorHandle& op, Stack* stack) {
+  std::vector<c10::IValue> a = popArguments(op, stack);
+  stack->emplace_back(at::empty_strided(a[0].toIntVector(), a[1].toIntVector(),
+                                        at::TensorOptions().dtype(a[2].toScalarType())));
+}
+
+void emptyPermuted(const c10::OperatorHandle& op, Stack* stack) {
+  std::vector<c10::IValue> a = popArguments(op, stack);
+  stack->emplace_back(at::empty_permuted(a[0].toIntVector(), a[1].toIntVector(),
+                                         at::TensorOptions().dtype(a[2].toScalarType())));
+}
+
 /// prims.fma(a, b, c) = a * b + c.
 void fma(const c10::OperatorHandle& op, Stack* stack) {
   std::vector<c10::IValue> a = popArguments(op, stack);
@@ -138,6 +159,13 @@ void registerPrimsKernels() {
     define<&convertElementType>(*library,
                                 "convert_element_type(Tensor a, ScalarType dtype) -> Tensor");
     define<&fma>(*library, "fma(Tensor a, Tensor b, Tensor c) -> Tensor");
+    define<&empty>(*library, "empty(SymInt[] shape, *, ScalarType dtype, Device device, bool "
+                             "requires_grad) -> Tensor");
+    define<&emptyStrided>(*library, "empty_strided(SymInt[] shape, SymInt[] strides, *, ScalarType "
+                                    "dtype, Device device, bool requires_grad) -> Tensor");
+    define<&emptyPermuted>(*library, "empty_permuted(SymInt[] shape, int[] physical_layout, *, "
+                                     "ScalarType dtype, Device device, bool requires_grad) -> "
+                                     "Tensor");
     define<&maxPoolWithOffsets>(
         *library, "_low_memory_max_pool_with_offsets(Tensor self, SymInt[] kernel_size, SymInt[] "
                   "stride, SymInt[] padding, SymInt[] dilation, bool ceil_mode) -> (Tensor, "

@@ -2,6 +2,8 @@
 #include "Execution.h"
 #include "declone/runtime/Executor.h"
 
+#include <functional>
+#include <optional>
 #include <sstream>
 
 namespace declone::runtime {
@@ -27,18 +29,9 @@ const void* storageOf(const c10::IValue& value) {
   return value.toTensor().storage().unsafeGetStorageImpl();
 }
 
-/// Empty when equal, else `LABEL: what (after) != (before)`.
-std::string compareValues(const std::string& label, const c10::IValue& after,
-                          const c10::IValue& before) {
-  if (after.isTensor() != before.isTensor())
-    return label + ": a tensor on one side only";
-  if (!after.isTensor()) {
-    if (after.isInt() && before.isInt() && after.toInt() != before.toInt())
-      return label + ": " + std::to_string(after.toInt()) + " != " + std::to_string(before.toInt());
-    return {};
-  }
-  const at::Tensor& a = after.toTensor();
-  const at::Tensor& b = before.toTensor();
+/// Empty when the dtype, sizes, strides, storage offset and conjugate and negative bits of two
+/// tensors are equal, else `LABEL: what (after) != (before)`.
+std::string compareMetadata(const std::string& label, const at::Tensor& a, const at::Tensor& b) {
   if (a.scalar_type() != b.scalar_type())
     return label + ": dtype " + std::string(c10::toString(a.scalar_type())) +
            " != " + std::string(c10::toString(b.scalar_type()));
@@ -56,10 +49,62 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
     return label + ": conj bit " + bit(a.is_conj()) + " != " + bit(b.is_conj());
   if (a.is_neg() != b.is_neg())
     return label + ": neg bit " + bit(a.is_neg()) + " != " + bit(b.is_neg());
+  return {};
+}
+
+/// The first element (flat index) where one tensor holds 0 and the other -0, or empty; for
+/// complex numbers in either part.
+std::string signedZeroDifference(const std::string& label, const at::Tensor& a,
+                                 const at::Tensor& b) {
+  bool complex = at::isComplexType(a.scalar_type());
+  at::Tensor x = a.resolve_conj().resolve_neg(), y = b.resolve_conj().resolve_neg();
+  if (complex) {
+    x = at::view_as_real(x);
+    y = at::view_as_real(y);
+  }
+  // Double holds every value of the narrower types, the sign of zero included.
+  x = x.to(at::kDouble).reshape({-1});
+  y = y.to(at::kDouble).reshape({-1});
+  at::Tensor differ = at::eq(x, 0) & at::eq(y, 0) & at::ne(at::signbit(x), at::signbit(y));
+  at::Tensor where = at::nonzero(differ);
+  if (where.size(0) == 0)
+    return {};
+  int64_t flat = where[0][0].item<int64_t>();
+  auto zero = [&](const at::Tensor& values) {
+    return at::signbit(values[flat]).item<bool>() ? std::string("-0") : std::string("0");
+  };
+  std::string part = !complex ? "" : flat % 2 ? " in the imaginary part" : " in the real part";
+  return label + ": values differ (" + zero(x) + " != " + zero(y) + part + " at flat index " +
+         std::to_string(complex ? flat / 2 : flat) + ")";
+}
+
+/// Empty when equal, else `LABEL: what (after) != (before)`. With `compared`, a bool tensor of
+/// their sizes, only the elements it marks are compared by value.
+std::string compareValues(const std::string& label, const c10::IValue& after,
+                          const c10::IValue& before, const at::Tensor& compared = {}) {
+  if (after.isTensor() != before.isTensor())
+    return label + ": a tensor on one side only";
+  if (!after.isTensor()) {
+    if (after.isInt() && before.isInt() && after.toInt() != before.toInt())
+      return label + ": " + std::to_string(after.toInt()) + " != " + std::to_string(before.toInt());
+    return {};
+  }
+  at::Tensor a = after.toTensor();
+  at::Tensor b = before.toTensor();
+  if (std::string difference = compareMetadata(label, a, b); !difference.empty())
+    return difference;
+  if (compared.defined()) {
+    // The others become equal zeros (the bits were compared above).
+    a = a.resolve_conj().resolve_neg().masked_fill(compared.logical_not(), 0);
+    b = b.resolve_conj().resolve_neg().masked_fill(compared.logical_not(), 0);
+  }
   bool same;
-  if (at::isFloatingType(a.scalar_type()) || at::isComplexType(a.scalar_type())) {
+  bool floating = at::isFloatingType(a.scalar_type()) || at::isComplexType(a.scalar_type());
+  if (floating) {
     // Removing a clone changes no arithmetic, so the values should be bitwise equal; the
-    // tolerance only absorbs kernels that pick a different path for a different layout.
+    // tolerance only absorbs kernels that pick a different path for a different layout. A NaN
+    // equals any NaN (kernels do not promise a payload); 0 and -0 are told apart below, since
+    // signbit and 1/x tell them apart.
     double tolerance = a.scalar_type() == at::kDouble  ? 1e-12
                        : a.scalar_type() == at::kFloat ? 1e-5
                                                        : 1e-2;
@@ -68,7 +113,7 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
     same = at::equal(a, b);
   }
   if (same)
-    return {};
+    return floating ? signedZeroDifference(label, a, b) : std::string();
   std::ostringstream out;
   // Complex values differ by the modulus of their difference (casting them to double would drop
   // the imaginary part).
@@ -79,6 +124,136 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
       << (difference.numel() ? difference.reshape({-1})[flat].item<double>() : 0.0)
       << " at flat index " << flat << ")";
   return out.str();
+}
+
+/// A value of the rewrite and of the original, from runs with the zero fill and, when either
+/// graph leaves memory uninitialized, with the ones fill too.
+struct Runs {
+  const c10::IValue& zeros;
+  const c10::IValue* ones = nullptr;
+};
+
+/// `empty, empty_1`: the allocations whose memory a value may hold.
+std::string describe(const detail::UninitializedSources& sources) {
+  std::string out;
+  for (const Node* node : sources.nodes)
+    out += (out.empty() ? "" : ", ") + std::string(node->name());
+  return sources.more ? out + " and others" : out;
+}
+
+/// Names the allocations whose memory the values of one graph the caller sees may hold.
+class SourceNames {
+public:
+  SourceNames(const Graph& graph, const GraphModule* module)
+      : graph_(graph), allocations_(detail::uninitializedAllocations(graph, module)) {}
+
+  [[nodiscard]] bool any() const { return !allocations_.empty(); }
+  /// Output `index`, as the executor flattens the output.
+  [[nodiscard]] std::string output(size_t index) {
+    const Node* output = graph_.output();
+    if (!output || output->args().empty())
+      return of(nullptr);
+    const Arg& returned = output->args()[0];
+    const Arg* element = &returned;
+    if (returned.kind == ArgKind::Tuple || returned.kind == ArgKind::List)
+      element = index < returned.children().size() ? &returned.children()[index] : nullptr;
+    return of(element && element->isNode() ? element->node() : nullptr);
+  }
+  [[nodiscard]] std::string input(size_t index) {
+    std::vector<Node*> placeholders = graph_.placeholders();
+    return of(index < placeholders.size() ? placeholders[index] : nullptr);
+  }
+  [[nodiscard]] std::string attribute(std::string_view path) {
+    for (const Node* node : graph_)
+      if (node->kind() == Node::Kind::GetAttr && node->attribute() == path)
+        return of(node);
+    return of(nullptr);
+  }
+
+private:
+  /// What the analysis finds for `value`, or else every allocation (a flow it misses).
+  std::string of(const Node* value) {
+    if (!sources_)
+      sources_ = detail::uninitializedSources(graph_, allocations_);
+    if (value && value->order() < sources_->size() && !(*sources_)[value->order()].nodes.empty())
+      return describe((*sources_)[value->order()]);
+    detail::UninitializedSources all;
+    for (const Node* node : allocations_) {
+      if (all.nodes.size() == 3) {
+        all.more = true;
+        break;
+      }
+      all.nodes.push_back(node);
+    }
+    return describe(all);
+  }
+
+  const Graph& graph_;
+  std::vector<const Node*> allocations_;
+  std::optional<std::vector<detail::UninitializedSources>> sources_; ///< made when first asked
+};
+
+/// Compares a value of the rewrite with the original's (compareValues) where the original's does
+/// not come from uninitialized memory, which the runs with the two fills tell: elsewhere only its
+/// metadata, and `notes` says so. An element the original determines and the rewrite takes from
+/// uninitialized memory is a difference: the rewrite may make values determined, not undo it.
+std::string compareRuns(const std::string& label, Runs after, Runs before,
+                        const std::function<std::string()>& beforeSources,
+                        const std::function<std::string()>& afterSources,
+                        std::vector<std::string>& notes) {
+  if (!after.ones || !before.ones)
+    return compareValues(label, after.zeros, before.zeros);
+  auto note = [&](const std::string& text) {
+    for (const std::string& existing : notes)
+      if (existing.starts_with(label + " ") || existing.starts_with(label + ":"))
+        return; // another trial's
+    notes.push_back(text);
+  };
+  if (!after.zeros.isTensor() || !before.zeros.isTensor() || !after.ones->isTensor() ||
+      !before.ones->isTensor()) {
+    bool beforeVaries = before.zeros.isInt() && before.ones->isInt() &&
+                        before.zeros.toInt() != before.ones->toInt();
+    bool afterVaries =
+        after.zeros.isInt() && after.ones->isInt() && after.zeros.toInt() != after.ones->toInt();
+    if (beforeVaries) {
+      note(label + " not compared: its value comes from uninitialized memory (" + beforeSources() +
+           ")");
+      return {};
+    }
+    if (afterVaries)
+      return label + ": its value comes from uninitialized memory (" + afterSources() +
+             "), where the original's does not";
+    return compareValues(label, after.zeros, before.zeros);
+  }
+  const at::Tensor& a = after.zeros.toTensor();
+  const at::Tensor& b = before.zeros.toTensor();
+  if (std::string difference = compareMetadata(label, a, b); !difference.empty())
+    return difference;
+  // Metadata computed from uninitialized values (nonzero of an empty) must agree in both fills.
+  if (std::string difference =
+          compareMetadata(label, after.ones->toTensor(), before.ones->toTensor());
+      !difference.empty())
+    return difference;
+  at::Tensor determined = detail::sameInBothFills(b, before.ones->toTensor());
+  at::Tensor lost = determined & detail::sameInBothFills(a, after.ones->toTensor()).logical_not();
+  int64_t lostCount = lost.sum().item<int64_t>();
+  if (lostCount > 0) {
+    int64_t first = at::nonzero(lost.reshape({-1}))[0][0].item<int64_t>();
+    return label + ": " + std::to_string(lostCount) + " of " + std::to_string(b.numel()) +
+           " elements come from uninitialized memory (" + afterSources() +
+           "), where the original's do not (first at flat index " + std::to_string(first) + ")";
+  }
+  int64_t comparedCount = determined.sum().item<int64_t>();
+  if (comparedCount == b.numel())
+    return compareValues(label, after.zeros, before.zeros);
+  if (comparedCount == 0)
+    note(label + " compared by metadata only: its values come from uninitialized memory (" +
+         beforeSources() + ")");
+  else
+    note(label + ": values compared at " + std::to_string(comparedCount) + " of " +
+         std::to_string(b.numel()) + " elements; the others come from uninitialized memory (" +
+         beforeSources() + ")");
+  return compareValues(label, after.zeros, before.zeros, determined);
 }
 
 /// The indices of `candidates` that share storage with `value`.
@@ -176,10 +351,27 @@ std::optional<DType> dtypeOf(at::ScalarType type) {
   }
 }
 
-/// Runs the graph, or the graph of `module` with its nested subgraphs when there is one.
-Result<std::vector<c10::IValue>> run(const Graph& graph, const GraphModule* module,
-                                     Inputs& inputs) {
-  return module ? detail::execute(*module, inputs) : detail::execute(graph, inputs);
+/// One run of a graph: its outputs, and its copy of the inputs as it left them.
+struct Run {
+  std::vector<c10::IValue> outputs;
+  Inputs inputs;
+};
+
+/// Runs the graph, or the graph of `module` with its nested subgraphs when there is one, on a
+/// copy of `inputs`, with `fill` in the memory kernels leave uninitialized.
+Result<Run> run(const Graph& graph, const GraphModule* module, const Inputs& inputs, uint64_t seed,
+                detail::UninitializedFill fill) {
+  Run out{{}, detail::copyInputs(inputs)};
+  out.inputs.uninitialized = fill;
+  // Random ops (dropout's bernoulli_) draw the same numbers in every run: removing a clone does
+  // not change the order in which they run.
+  at::manual_seed(seed);
+  Result<std::vector<c10::IValue>> outputs =
+      module ? detail::execute(*module, out.inputs) : detail::execute(graph, out.inputs);
+  if (!outputs.ok())
+    return outputs.error();
+  out.outputs = std::move(outputs).value();
+  return out;
 }
 
 Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModule,
@@ -190,10 +382,16 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
   if (beforeInputs != afterInputs)
     return Error{"the graphs take different inputs: " + std::to_string(beforeInputs) + " and " +
                  std::to_string(afterInputs) + " placeholders"};
+  // Graphs that leave memory uninitialized run twice, with two fills of it, to tell which values
+  // come from it; the others once, their values depending on the inputs alone.
+  SourceNames beforeSources(before, beforeModule), afterSources(after, afterModule);
+  bool twoFills = beforeSources.any() || afterSources.any();
   Verdict verdict;
   for (unsigned trial = 0; trial < std::max(1u, options.trials); ++trial) {
-    detail::InputOptions inputOptions{
-        options.symbolHints, {options.intLow, options.intHigh}, options.memoryLimit};
+    detail::InputOptions inputOptions{options.symbolHints,
+                                      {options.intLow, options.intHigh},
+                                      options.memoryLimit,
+                                      twoFills ? 4u : 2u};
     Result<Inputs> inputs = Error{""};
     try {
       inputs = detail::makeInputs(before, options.seed + trial, inputOptions);
@@ -209,18 +407,25 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     Status attributes = detail::addAttributes(after, options.seed + trial, *inputs);
     if (!attributes.ok())
       return attributes.error();
-    Inputs afterInputsCopy = detail::copyInputs(*inputs);
-    Inputs beforeInputsCopy = detail::copyInputs(*inputs);
-    // Random ops (dropout's bernoulli_) draw the same numbers in both runs: removing a clone
-    // does not change the order in which they run.
-    at::manual_seed(options.seed + trial);
-    Result<std::vector<c10::IValue>> beforeOutputs = run(before, beforeModule, beforeInputsCopy);
-    if (!beforeOutputs.ok())
-      return beforeOutputs.error();
-    at::manual_seed(options.seed + trial);
-    Result<std::vector<c10::IValue>> afterOutputs = run(after, afterModule, afterInputsCopy);
-    if (!afterOutputs.ok())
-      return afterOutputs.error();
+    uint64_t seed = options.seed + trial;
+    using detail::UninitializedFill;
+    Result<Run> beforeRun = run(before, beforeModule, *inputs, seed, UninitializedFill::Zeros);
+    if (!beforeRun.ok())
+      return beforeRun.error();
+    Result<Run> afterRun = run(after, afterModule, *inputs, seed, UninitializedFill::Zeros);
+    if (!afterRun.ok())
+      return afterRun.error();
+    std::optional<Run> beforeOnes, afterOnes;
+    if (twoFills) {
+      Result<Run> beforeRunOnes = run(before, beforeModule, *inputs, seed, UninitializedFill::Ones);
+      if (!beforeRunOnes.ok())
+        return beforeRunOnes.error();
+      Result<Run> afterRunOnes = run(after, afterModule, *inputs, seed, UninitializedFill::Ones);
+      if (!afterRunOnes.ok())
+        return afterRunOnes.error();
+      beforeOnes = std::move(beforeRunOnes).value();
+      afterOnes = std::move(afterRunOnes).value();
+    }
     ++verdict.trialsRun;
     if (options.trialDone)
       options.trialDone();
@@ -234,12 +439,25 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
         verdict.difference += " (with " + symbols + ")";
       return verdict;
     };
-    if (afterOutputs->size() != beforeOutputs->size())
-      return differ("outputs: " + std::to_string(afterOutputs->size()) +
-                    " != " + std::to_string(beforeOutputs->size()));
-    for (size_t i = 0; i < afterOutputs->size(); ++i) {
+    const std::vector<c10::IValue>& afterOutputs = afterRun->outputs;
+    const std::vector<c10::IValue>& beforeOutputs = beforeRun->outputs;
+    if (afterOutputs.size() != beforeOutputs.size())
+      return differ("outputs: " + std::to_string(afterOutputs.size()) +
+                    " != " + std::to_string(beforeOutputs.size()));
+    // `name(sources)` names the allocations the value may come from in one graph.
+    auto compare = [&](const std::string& label, const c10::IValue& afterValue,
+                       const c10::IValue* afterOnesValue, const c10::IValue& beforeValue,
+                       const c10::IValue* beforeOnesValue, const auto& name) {
+      return compareRuns(
+          label, {afterValue, afterOnesValue}, {beforeValue, beforeOnesValue},
+          [&] { return name(beforeSources); }, [&] { return name(afterSources); }, verdict.notes);
+    };
+    for (size_t i = 0; i < afterOutputs.size(); ++i) {
       std::string difference =
-          compareValues("output " + std::to_string(i), (*afterOutputs)[i], (*beforeOutputs)[i]);
+          compare("output " + std::to_string(i), afterOutputs[i],
+                  afterOnes ? &afterOnes->outputs[i] : nullptr, beforeOutputs[i],
+                  beforeOnes ? &beforeOnes->outputs[i] : nullptr,
+                  [&](SourceNames& names) { return names.output(i); });
       if (!difference.empty())
         return differ(difference);
     }
@@ -247,21 +465,28 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     for (size_t i = 0; i < placeholders.size(); ++i) {
       if (i < options.donated.size() && options.donated[i])
         continue; // the caller does not look at a donated input again
-      std::string difference = compareValues(
-          "input " + std::to_string(i) + " (" + std::string(placeholders[i]->name()) + ")",
-          afterInputsCopy.values[i].value, beforeInputsCopy.values[i].value);
+      std::string difference =
+          compare("input " + std::to_string(i) + " (" + std::string(placeholders[i]->name()) + ")",
+                  afterRun->inputs.values[i].value,
+                  afterOnes ? &afterOnes->inputs.values[i].value : nullptr,
+                  beforeRun->inputs.values[i].value,
+                  beforeOnes ? &beforeOnes->inputs.values[i].value : nullptr,
+                  [&](SourceNames& names) { return names.input(i); });
       if (!difference.empty())
         return differ(difference + " after the call");
     }
     // Module state: the caller sees its final contents, like an input it did not donate.
-    for (const auto& [path, attribute] : beforeInputsCopy.attributes) {
-      std::string difference = compareValues(
-          "attribute self." + path, afterInputsCopy.attributes.at(path).value, attribute.value);
+    for (const auto& [path, attribute] : beforeRun->inputs.attributes) {
+      std::string difference = compare(
+          "attribute self." + path, afterRun->inputs.attributes.at(path).value,
+          afterOnes ? &afterOnes->inputs.attributes.at(path).value : nullptr, attribute.value,
+          beforeOnes ? &beforeOnes->inputs.attributes.at(path).value : nullptr,
+          [&, &path = path](SourceNames& names) { return names.attribute(path); });
       if (!difference.empty())
         return differ(difference + " after the call");
     }
-    std::string aliasing = compareAliasing(*afterOutputs, *beforeOutputs, afterInputsCopy,
-                                           beforeInputsCopy, options.donated);
+    std::string aliasing = compareAliasing(afterOutputs, beforeOutputs, afterRun->inputs,
+                                           beforeRun->inputs, options.donated);
     if (!aliasing.empty())
       return differ(aliasing);
   }

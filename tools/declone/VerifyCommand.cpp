@@ -83,9 +83,12 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
   for (size_t i = 0; i < before.modules.size(); ++i) {
     Result<runtime::Verdict> verdict =
         runtime::verify(*before.modules[i], *after.modules[i], options);
+    if (verdict.ok())
+      verdict->notes.insert(verdict->notes.begin(), total.notes.begin(), total.notes.end());
     if (!verdict.ok() || !verdict->equivalent)
       return verdict;
     total.trialsRun += verdict->trialsRun;
+    total.notes = std::move(verdict->notes);
   }
   return total;
 }
@@ -126,6 +129,8 @@ int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_v
       reportDiagnostic(name, error);
       return kBadInput;
     }
+    for (const std::string& note : verdict->notes)
+      reportDiagnostic(name, Error{note}, Severity::Note);
     if (!verdict->equivalent) {
       std::cerr << name << ": error: the rewrite does not verify: " << verdict->difference << '\n';
       return kDifference;
@@ -189,6 +194,9 @@ int runVerify(std::span<const std::string_view> args) {
     reportDiagnostic(displayName(files[0]), error);
     return kBadInput;
   }
+  // What was compared by metadata only comes first: the verdict stays the last line.
+  for (const std::string& note : verdict->notes)
+    std::cout << "note: " << note << '\n';
   if (!verdict->equivalent) {
     std::cout << displayName(files[1]) << ": not equivalent to " << displayName(files[0]) << ": "
               << verdict->difference << '\n';

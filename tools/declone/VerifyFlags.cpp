@@ -7,8 +7,10 @@ ArgumentParser VerifyFlags::parser() {
   ArgumentParser parser("verify",
                         "Run BEFORE and AFTER with libtorch on the same random inputs (honouring\n"
                         "sizes, strides, offsets, symbols and dtypes; CUDA maps to CPU) and\n"
-                        "compare outputs, final input contents and aliasing. Exit 0 when\n"
-                        "equivalent, 1 at the first difference, 2 when a graph cannot run.");
+                        "compare outputs, final input contents and aliasing. Values from\n"
+                        "uninitialized memory (empty, resize_) are compared by metadata only,\n"
+                        "with a note. Exit 0 when equivalent, 1 at the first difference, 2 when\n"
+                        "a graph cannot run.");
   parser.positional("BEFORE AFTER", "the two graph files", &files, 2, 2);
   parser.option("--donated", "LIST",
                 "donated placeholders (index or name): their final contents are not compared",

@@ -38,6 +38,9 @@ struct Verdict {
   /// The first difference, e.g. `output 0: stride (5, 1) != (3, 1)`.
   std::string difference;
   unsigned trialsRun = 0;
+  /// What was not compared by value, and why, one line per output or input, e.g. `output 0
+  /// compared by metadata only: its values come from uninitialized memory (empty)`.
+  std::vector<std::string> notes;
 };
 
 /// Gives the custom ops of `schemaText` (schema lines, as `--schemas` files hold them) that this
@@ -47,8 +50,12 @@ size_t addStandInKernels(std::string_view schemaText);
 
 /// Runs `before` and `after` on the same inputs and compares every output's values, sizes,
 /// strides and storage offset, every input's final contents (unless donated), and which outputs
-/// alias inputs or each other. An error (not a difference) when a graph cannot run: an op
-/// without a kernel in this libtorch, an argument it cannot convert, mismatched signatures.
+/// alias inputs or each other. Floating values compare within a tolerance, but 0 and -0 differ,
+/// and NaN equals only NaN. Values that come from memory a kernel leaves uninitialized (empty,
+/// what resize_ adds) in `before` are compared by metadata only, and the verdict notes it; a
+/// value `before` computes that comes from such memory in `after` is a difference. An error (not
+/// a difference) when a graph cannot run: an op without a kernel in this libtorch, an argument
+/// it cannot convert, mismatched signatures.
 [[nodiscard]] Result<Verdict> verify(const Graph& before, const Graph& after,
                                      const VerifyOptions& options);
 /// As above, for the graphs of two modules: calls of their nested subgraphs (invoke_subgraph,
