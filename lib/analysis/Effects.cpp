@@ -833,11 +833,11 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
             {node, input, (flags & TargetEffects::kChangesLayout) == 0});
     });
   };
-  // A tensor where the schema takes no tensor (a Storage, an int) is beyond the schema: what
-  // the kernel does with it (set_.source_Storage shares its memory) is unknown, never a read.
+  // A tensor where PyTorch passes none (a Storage, an int) is beyond the schema: what the
+  // kernel does with it (set_.source_Storage shares its memory) is unknown, never a read.
   auto wrongKind = [&](const Arg& value, size_t index) {
-    const SchemaType& type = schema.arguments[index].type;
-    if (type.isTensorLike() || type.mayContainTensor)
+    const SchemaArgument& parameter = schema.arguments[index];
+    if (parameter.type.isTensorLike() || takesTensor(parameter))
       return false;
     bool tensor = false;
     value.forEachNode([&](Node* input) {

@@ -63,7 +63,8 @@ bool literalFits(const Arg& value, const SchemaArgument& parameter) {
   }
 }
 
-/// Whether a tensor can be passed for `parameter`.
+} // namespace
+
 bool takesTensor(const SchemaArgument& parameter) {
   const SchemaType& type = parameter.type;
   if (type.kind == SchemaType::Kind::Tensor || type.kind == SchemaType::Kind::OptionalTensor)
@@ -72,8 +73,6 @@ bool takesTensor(const SchemaArgument& parameter) {
     return false;
   return takesAnything(type) || type.element == "Scalar" || type.element == "number";
 }
-
-} // namespace
 
 std::vector<const OpSchema*> overloadsOf(const Target& target, const SchemaRegistry& schemas) {
   if (target.kind == Target::Kind::Op && target.overload.empty() && !target.isHigherOrder())

@@ -110,8 +110,11 @@ Result<Facts> Auditor::runProbeUnchecked(const Probe& probe) {
   unsigned ordinal = ordinal_++;
   if (std::find(options_.skip.begin(), options_.skip.end(), ordinal) != options_.skip.end())
     return Error{"skipped: the kernel crashed on this probe"};
+  auto kind = static_cast<unsigned>(probe.kind);
+  if (probe.kind != ProbeKind::Base && ((options_.skipKinds >> kind) & 1))
+    return Error{"skipped: the kernel crashed on this kind of probe"};
   if (options_.beforeProbe)
-    options_.beforeProbe(ordinal);
+    options_.beforeProbe(ordinal, kind);
   Facts facts;
   facts.kind = probe.kind;
   facts.graph = buildProbe(schema_, probe);

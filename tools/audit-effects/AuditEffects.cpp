@@ -51,7 +51,7 @@ struct Outcome {
   std::string reason;
   unsigned runs = 0;
   uint32_t kindsReached = 0; ///< bit k: a probe of kind probeKinds()[k] ran
-  unsigned skipped = 0;      ///< probes that crashed or hung, skipped in a rerun
+  unsigned skipped = 0;      ///< probes (or kinds of probe) that crashed or hung, skipped
   std::vector<EffectOverride> lies;
 };
 
@@ -101,11 +101,12 @@ struct ChildRun {
   bool finished = false;             ///< the child reported a result (in `report`)
   std::string failure;               ///< else: "timed out", "crashed (Aborted)"
   std::optional<unsigned> lastProbe; ///< the probe it was running when it stopped
+  unsigned lastKind = 0;             ///< and that probe's kind
   std::string report;
 };
 
-/// Audits one overload in a child process, which reports on a pipe: `probe N` before each probe,
-/// then the result.
+/// Audits one overload in a child process, which reports on a pipe: `probe N KIND` before each
+/// probe, then the result.
 ChildRun runChild(const OpSchema& schema, const declone::runtime::AuditOptions& options,
                   int timeoutSeconds) {
   ChildRun run;
@@ -127,8 +128,8 @@ ChildRun runChild(const OpSchema& schema, const declone::runtime::AuditOptions& 
     if (int null = open("/dev/null", O_WRONLY); null >= 0)
       dup2(null, STDERR_FILENO);
     declone::runtime::AuditOptions childOptions = options;
-    childOptions.beforeProbe = [&](unsigned ordinal) {
-      if (!writeAll(fds[1], "probe " + std::to_string(ordinal) + "\n"))
+    childOptions.beforeProbe = [&](unsigned ordinal, unsigned kind) {
+      if (!writeAll(fds[1], "probe " + std::to_string(ordinal) + " " + std::to_string(kind) + "\n"))
         _exit(3);
     };
     std::string report = serialize(declone::runtime::auditOverload(schema, childOptions));
@@ -170,12 +171,16 @@ ChildRun runChild(const OpSchema& schema, const declone::runtime::AuditOptions& 
                 : WIFSIGNALED(status) ? "crashed (" + std::string(strsignal(WTERMSIG(status))) + ")"
                                       : "the audit failed";
   size_t last = output.rfind("probe ");
-  if (last != std::string::npos)
+  if (last != std::string::npos) {
+    size_t kind = output.find(' ', last + 6);
     run.lastProbe = static_cast<unsigned>(std::stoul(output.substr(last + 6)));
+    run.lastKind = static_cast<unsigned>(std::stoul(output.substr(kind + 1)));
+  }
   return run;
 }
 
-/// Audits one overload in child processes: a probe that crashes or hangs is skipped in a rerun.
+/// Audits one overload in child processes: a probe that crashes or hangs is skipped in a rerun,
+/// and with it every probe of its kind unless that is the base.
 Outcome auditInChild(const std::string& name, const OpSchema& schema, uint64_t seed,
                      int timeoutSeconds) {
   Outcome outcome;
@@ -183,17 +188,20 @@ Outcome auditInChild(const std::string& name, const OpSchema& schema, uint64_t s
   declone::runtime::AuditOptions options;
   options.seed = seed;
   ChildRun run;
-  for (int attempt = 0; attempt < 8; ++attempt) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
     run = runChild(schema, options, timeoutSeconds);
     if (run.finished || !run.lastProbe)
       break;
-    options.skip.push_back(*run.lastProbe);
+    if (run.lastKind)
+      options.skipKinds |= 1u << run.lastKind;
+    else
+      options.skip.push_back(*run.lastProbe);
+    ++outcome.skipped;
   }
   if (!run.finished) {
     outcome.reason = run.failure;
     return outcome;
   }
-  outcome.skipped = static_cast<unsigned>(options.skip.size());
   const std::string& report = run.report;
   size_t end = report.find('\n');
   std::string head = report.substr(0, end);
@@ -249,8 +257,9 @@ std::string probeKindTable(const std::vector<Outcome>& outcomes,
     size_t reached = 0;
     for (const Outcome& outcome : outcomes)
       reached += (outcome.kindsReached >> k) & 1;
-    std::string shown;
-    for (const std::string& finding : findings[std::string(kinds[k])])
+    const std::set<std::string>& found = findings[std::string(kinds[k])];
+    std::string shown = k == 0 ? std::to_string(found.size()) + " (the classes below)" : "";
+    for (const std::string& finding : k == 0 ? std::set<std::string>() : found)
       shown += (shown.empty() ? "" : "; ") + finding;
     out << "| " << kinds[k] << " | " << reached << " | " << (shown.empty() ? "none" : shown)
         << " |\n";

@@ -25,6 +25,10 @@ struct BoundOverload {
   std::span<const KwArg> kwargs;
 };
 
+/// Whether PyTorch passes a tensor to `parameter`: `Tensor`, `Tensor?`, a `Scalar` (a one-element
+/// tensor's value) and type variables take one; `int`, `Storage`, `t[]` do not.
+[[nodiscard]] bool takesTensor(const SchemaArgument& parameter);
+
 /// The arguments of `call` (a call of an overloadsOf target) as `schema` would take them, or
 /// nullopt where PyTorch would not pick `schema` for them: more positional arguments than it
 /// has positional parameters, a keyword it lacks or that a positional argument already fills,

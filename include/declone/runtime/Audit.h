@@ -38,9 +38,13 @@ struct AuditOptions {
   /// crashed the process before. Kernels do not check every size (rrelu_with_noise_ writes
   /// `noise` as if it had its input's size), and the probes try mismatched ones.
   std::vector<unsigned> skip;
-  /// Called with each probe's ordinal before it runs: a driver notes it, to skip the probe when
-  /// the kernel crashes.
-  std::function<void(unsigned)> beforeProbe;
+  /// Kinds of probe not to run (bit k: probeKinds()[k]; the base kind is never skipped): a
+  /// kernel that crashes on one empty or overlapping input crashes on the others too, and the
+  /// base probes still settle its effects.
+  uint32_t skipKinds = 0;
+  /// Called with each probe's ordinal and kind before it runs: a driver notes them, to skip
+  /// the probe (or its kind) when the kernel crashes.
+  std::function<void(unsigned ordinal, unsigned kind)> beforeProbe;
 };
 
 /// Audits `schema`, an overload of the built-in registry (SchemaRegistry::builtin()). Runs
