@@ -24,6 +24,7 @@ void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
               "                          which decisions rest on it)",
               &assumeDenseInputs);
   addFakeTensorFlag(parser, &fakeTensor);
+  addInputSizeFlag(parser, &maxInputSize);
 }
 
 void addFakeTensorFlag(ArgumentParser& parser, bool* out) {
@@ -47,6 +48,8 @@ CloneEliminationOptions CloneFlags::baseOptions() const {
 }
 
 bool CloneFlags::prepare() {
+  if (!setInputSizeLimit(maxInputSize))
+    return false;
   if (fakeTensor)
     oracle_ = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
   if (mode == "safe") {
