@@ -31,7 +31,7 @@ void addFakeTensorFlag(ArgumentParser& parser, bool* out) {
   parser.flag("--fake-tensor",
               "run the ops whose result layout no rule gives under PyTorch's FakeTensorMode\n"
               "                          (static sizes; Python with torch: $DECLONE_PYTHON, else\n"
-              "                          python3)",
+              "                          python3; 5 s a call: $DECLONE_FAKE_TENSOR_TIMEOUT)",
               out);
 }
 

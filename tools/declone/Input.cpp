@@ -44,9 +44,9 @@ constexpr std::string_view kInputSizeVariable = "DECLONE_MAX_INPUT_SIZE";
 
 void addInputSizeFlag(ArgumentParser& parser, std::string* out) {
   parser.option("--max-input-size", "SIZE",
-                "refuse input files larger than SIZE bytes (K, M, G, T; 0: no limit; default:\n"
-                "                          $DECLONE_MAX_INPUT_SIZE, else 1/16 of the memory of\n"
-                "                          the machine or its container)",
+                "refuse input files larger than SIZE bytes (512M, 4G; 0: no limit;\n"
+                "                          default: $DECLONE_MAX_INPUT_SIZE, else 1/16 of the\n"
+                "                          memory of the machine, its container or ulimit -v)",
                 out);
 }
 
