@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fnmatch.h>
 #include <mutex>
+#include <new>
 #include <set>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 
@@ -236,9 +238,10 @@ std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
   return rows;
 }
 
-std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminationOptions& options) {
+std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminationOptions& options,
+                                  const ReadLimit& limit) {
   std::string name = path == "-" ? std::string("<stdin>") : path;
-  Result<std::string> text = readFile(path);
+  Result<std::string> text = readFile(path, limit);
   if (!text.ok()) {
     DumpStats row;
     row.name = name;
@@ -251,6 +254,29 @@ std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminatio
     return {};
   return reportText(name, *text, options);
 }
+
+namespace {
+
+/// reportFile, with running out of memory turned into the file's error row. It has to be caught
+/// here: an exception that leaves a worker thread ends the program. By the time the row is made
+/// the file's text and graphs are freed, so that making it does not fail the same way.
+std::vector<DumpStats> reportFileOrOutOfMemory(const std::string& path,
+                                               const ReportOptions& options) {
+  const char* what = nullptr;
+  try {
+    return reportFile(path, options.pass, options.read);
+  } catch (const std::bad_alloc&) {
+    what = "out of memory";
+  } catch (const std::length_error&) {
+    what = "out of memory (a size too large to allocate)";
+  }
+  DumpStats row;
+  row.name = path == "-" ? std::string("<stdin>") : path;
+  row.error = Error{what}.format(row.name);
+  return {std::move(row)};
+}
+
+} // namespace
 
 Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options) {
   const size_t count = inputs.size();
@@ -283,7 +309,7 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
         row.error = input.error;
         out.push_back(std::move(row));
       } else {
-        out = reportFile(input.path, options.pass);
+        out = reportFileOrOutOfMemory(input.path, options);
       }
       std::lock_guard lock(progressMutex);
       finished[schedule[k].second] = true;

@@ -2,6 +2,8 @@
 // turned into the error message.
 #include "declone/support/File.h"
 
+#include "declone/support/Bytes.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -16,30 +18,57 @@
 
 namespace declone {
 
-Result<std::string> readFile(std::string_view path) {
-  std::FILE* stream = path == "-" ? stdin : std::fopen(std::string(path).c_str(), "rb");
+namespace {
+
+/// Closes a stream other than standard input when it goes, also on std::bad_alloc.
+struct InputStream {
+  std::FILE* stream;
+  ~InputStream() {
+    if (stream && stream != stdin)
+      std::fclose(stream);
+  }
+};
+
+Error tooLarge(const std::string& what, const ReadLimit& limit) {
+  std::string message = what + " the input size limit of " + formatBytes(limit.maxBytes) + " (" +
+                        std::to_string(limit.maxBytes) + " bytes)";
+  if (!limit.hint.empty())
+    message += "; " + std::string(limit.hint);
+  return Error{std::move(message)};
+}
+
+} // namespace
+
+Result<std::string> readFile(std::string_view path, const ReadLimit& limit) {
+  InputStream input{path == "-" ? stdin : std::fopen(std::string(path).c_str(), "rb")};
+  std::FILE* stream = input.stream;
   if (!stream)
     return Error{std::string("cannot open: ") + std::strerror(errno)};
   std::string text;
   // A regular file is read in one piece into a buffer of its size: growing a string by doubling
-  // would hold up to twice the text at once.
+  // would hold up to twice the text at once. Its size is checked before anything is allocated.
   struct stat info;
   if (::fstat(::fileno(stream), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-    text.resize(static_cast<size_t>(info.st_size));
+    auto size = static_cast<uint64_t>(info.st_size);
+    if (limit.maxBytes && size > limit.maxBytes)
+      return tooLarge("the file is " + formatBytes(size) + " (" + std::to_string(size) +
+                          " bytes), more than",
+                      limit);
+    text.resize(static_cast<size_t>(size));
     text.resize(std::fread(text.data(), 1, text.size(), stream));
   }
-  // Standard input, a pipe, or a file that grew since fstat: the rest is appended.
+  // Standard input, a pipe, or a file that grew since fstat: the rest is appended, and reading
+  // stops at the first block that passes the limit.
   char buffer[1 << 16];
   size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0)
+  while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {
+    if (limit.maxBytes && text.size() + count > limit.maxBytes)
+      return tooLarge("the input is longer than", limit); // and not read any further
     text.append(buffer, count);
-  bool failed = std::ferror(stream);
-  int savedErrno = errno;
-  if (stream != stdin)
-    std::fclose(stream);
+  }
   // Reading a directory opens fine on Linux and fails here with EISDIR.
-  if (failed)
-    return Error{std::string("cannot read: ") + std::strerror(savedErrno)};
+  if (std::ferror(stream))
+    return Error{std::string("cannot read: ") + std::strerror(errno)};
   return text;
 }
 

@@ -68,3 +68,75 @@ def test_the_protocol_over_standard_input_and_output():
     assert replies[1]["results"][0]["strides"] == [4, 1]
     assert "error" in replies[2], "nonzero's size depends on the data: no fake result"
     assert "error" in replies[3]
+
+
+def tall(rows):
+    return {"dtype": "float32", "device": "cpu", "sizes": [rows, 4], "strides": [4, 1],
+            "offset": 0}
+
+
+@pytest.mark.parametrize("call, tensor, why", [
+    # The adversary's case: a hundred million results, which held declone for five minutes.
+    ("torch.ops.aten.tensor_split.sections(t0, 100000000)", transposed(),
+     "argument 100000000 could ask for that many tensors"),
+    ("torch.ops.aten.unsafe_chunk.default(t0, 5000)", transposed(), "argument 5000"),
+    ("torch.ops.aten.view.default(t0, [" + ", ".join(["1"] * 5000) + "])", transposed(),
+     "a list of 5000 elements"),
+    ("torch.ops.aten.add.Tensor(t0, 1)",
+     {"dtype": "float32", "device": "cpu", "sizes": [2 ** 30, 2 ** 30], "strides": [2 ** 30, 1],
+      "offset": 0}, "a tensor has 1152921504606846976 elements"),
+])
+def test_calls_beyond_the_size_bounds_are_not_run(call, tensor, why):
+    with pytest.raises(oracle.Declined, match=why):
+        run(call, tensor)
+
+
+def test_sizes_within_the_bounds_and_sentinels_are_run():
+    # The end of a whole-dimension slice is PyTorch's "no bound", not a size.
+    assert run("torch.ops.aten.slice.Tensor(t0, 1, 0, 9223372036854775807)",
+               transposed())["results"][0]["sizes"] == [3, 4]
+    # A split size as large as the dimension it splits makes few results.
+    assert len(run("torch.ops.aten.split.Tensor(t0, 100000)", tall(150000))["results"]) == 2
+    # A non-list result may be as large as it likes: FakeTensor allocates nothing.
+    assert run("torch.ops.aten.expand.default(t0, [1000000000, 3, 4])",
+               transposed())["results"][0]["strides"] == [0, 1, 3]
+
+
+def test_a_call_over_the_time_limit_is_stopped_and_the_next_one_runs():
+    # 4001 results pass the bounds (every index is within the dimension) but take seconds.
+    indices = ", ".join(str(i) for i in range(1, 4001))
+    reply = oracle.run_limited(torch, FakeTensorMode, {
+        "call": f"torch.ops.aten.tensor_split.indices(t0, [{indices}])",
+        "tensors": [tall(4096)]}, 0.1, 0)
+    assert reply == {"declined": "it took more than 0.1 s under FakeTensor"}
+    reply = oracle.run_limited(torch, FakeTensorMode, {
+        "call": "torch.ops.aten.tril.default(t0, 1)", "tensors": [transposed()]}, 0.1, 0)
+    assert reply["results"][0]["strides"] == [4, 1]
+
+
+def test_running_out_of_memory_is_a_declined_call():
+    class Exhausted:
+        def __enter__(self):
+            raise MemoryError()
+
+        def __exit__(self, *args):
+            return False
+
+    reply = oracle.run_limited(torch, Exhausted, {
+        "call": "torch.ops.aten.tril.default(t0, 1)", "tensors": [transposed()]}, 0, 2 ** 31)
+    assert reply == {"declined": "it needed more than the 2.0 GiB of memory it may use"}
+
+
+def test_the_child_runs_under_the_memory_limit_it_is_given():
+    limit = 3 * 2 ** 30
+    child = subprocess.Popen([sys.executable, "-c", _SCRIPT.read_text(),
+                              f"--memory-limit={limit}", "--time-limit=5.000000"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(child.stdout.readline())["ready"]
+        limits = pathlib.Path(f"/proc/{child.pid}/limits").read_text()
+        data = next(line for line in limits.splitlines() if line.startswith("Max data size"))
+        assert data.split()[3] == str(limit), data
+    finally:
+        child.stdin.close()
+        child.wait(timeout=60)

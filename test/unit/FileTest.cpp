@@ -1,6 +1,7 @@
 // Whole-file reads: regular files and pipes read to their end, and errors.
 #include "declone/support/File.h"
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +64,47 @@ TEST(File, PipesAreReadToTheirEnd) {
   writer.join();
   ASSERT_TRUE(read.ok());
   EXPECT_TRUE(*read == text);
+}
+
+TEST(File, FilesOverTheLimitAreRefusedBeforeTheyAreRead) {
+  TempFile file("declone-file-limit");
+  file.write(patterned(1000));
+  Result<std::string> fits = readFile(file.path(), {1000});
+  ASSERT_TRUE(fits.ok());
+  EXPECT_EQ(fits->size(), 1000u);
+  Result<std::string> over = readFile(file.path(), {999, "set by --max-input-size"});
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().message, "the file is 1000 B (1000 bytes), more than the input size "
+                                  "limit of 999 B (999 bytes); set by --max-input-size");
+  // A sparse file far larger than memory: its size alone refuses it, nothing is allocated.
+  ASSERT_EQ(::truncate(file.path().c_str(), off_t(1) << 40), 0);
+  Result<std::string> huge = readFile(file.path(), {uint64_t(1) << 30});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_TRUE(huge.error().message.starts_with("the file is 1.0 TiB (1099511627776 bytes), more "
+                                               "than the input size limit of 1.0 GiB"))
+      << huge.error().message;
+}
+
+TEST(File, PipesStopBeingReadPastTheLimit) {
+  TempFile fifo("declone-file-fifo-limit");
+  ASSERT_EQ(::mkfifo(fifo.path().c_str(), 0600), 0);
+  // The writer would write forever: reading must stop, and the writer then sees a closed pipe
+  // (EPIPE, with SIGPIPE ignored for the test).
+  auto previous = std::signal(SIGPIPE, SIG_IGN);
+  std::thread writer([&] {
+    std::FILE* out = std::fopen(fifo.path().c_str(), "wb");
+    std::string block(1 << 16, 'x');
+    while (out && std::fwrite(block.data(), 1, block.size(), out) == block.size()) {
+    }
+    if (out)
+      std::fclose(out);
+  });
+  Result<std::string> read = readFile(fifo.path(), {size_t(1) << 20});
+  writer.join();
+  std::signal(SIGPIPE, previous);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message,
+            "the input is longer than the input size limit of 1.0 MiB (1048576 bytes)");
 }
 
 TEST(File, ErrorsNameTheSystemsReason) {

@@ -126,6 +126,27 @@ TEST(Report, ParseErrorsAreLocatedRows) {
   EXPECT_NE(rows[0].error->find("NUL byte"), std::string::npos) << *rows[0].error;
 }
 
+TEST(Report, FilesOverTheSizeLimitAreErrorRowsAndTheOthersAreReported) {
+  ScratchDir dir;
+  std::string small = dir.write("a.fx", kTwoClones);
+  std::string big = dir.write("b.fx", kTwoClones);
+  // Sparse: 16 GiB that take no room, refused by their size before any is read.
+  fs::resize_file(big, uint64_t(16) << 30);
+  ReportOptions options;
+  options.jobs = 2;
+  options.read = {uint64_t(1) << 20, "set by --max-input-size"};
+  Report report = buildReport(collectDumpInputs({{dir.path().string()}}), options);
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_EQ(report.rows[0].name, small);
+  EXPECT_FALSE(report.rows[0].error);
+  EXPECT_EQ(report.rows[0].clones.clones, 2u);
+  ASSERT_TRUE(report.rows[1].error);
+  EXPECT_EQ(*report.rows[1].error,
+            big + ": error: the file is 16.0 GiB (17179869184 bytes), more than the input size "
+                  "limit of 1.0 MiB (1048576 bytes); set by --max-input-size");
+  EXPECT_EQ(report.failed, 1u);
+}
+
 TEST(Report, TraceLogsGiveOneRowPerGraphRecord) {
   std::string payload;
   for (size_t start = 0; start < kTwoClones.size();) {

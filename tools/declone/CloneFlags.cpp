@@ -24,13 +24,14 @@ void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
               "                          which decisions rest on it)",
               &assumeDenseInputs);
   addFakeTensorFlag(parser, &fakeTensor);
+  addInputSizeFlag(parser, &maxInputSize);
 }
 
 void addFakeTensorFlag(ArgumentParser& parser, bool* out) {
   parser.flag("--fake-tensor",
               "run the ops whose result layout no rule gives under PyTorch's FakeTensorMode\n"
               "                          (static sizes; Python with torch: $DECLONE_PYTHON, else\n"
-              "                          python3)",
+              "                          python3; 5 s a call: $DECLONE_FAKE_TENSOR_TIMEOUT)",
               out);
 }
 
@@ -47,6 +48,8 @@ CloneEliminationOptions CloneFlags::baseOptions() const {
 }
 
 bool CloneFlags::prepare() {
+  if (!setInputSizeLimit(maxInputSize))
+    return false;
   if (fakeTensor)
     oracle_ = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
   if (mode == "safe") {

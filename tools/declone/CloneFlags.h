@@ -1,4 +1,4 @@
-// The flags `opt` and `analyze` share: --mode, --donated and --schemas.
+// The flags `opt`, `analyze` and `report` share: --mode, --donated, --schemas and more.
 #pragma once
 
 #include "ArgumentParser.h"
@@ -18,11 +18,13 @@ struct CloneFlags {
   std::vector<std::string> schemaFiles;
   bool assumeDenseInputs = false;
   bool fakeTensor = false;
+  std::string maxInputSize;
 
   /// `withDonated` false: --mode and --schemas only, for commands over many graphs (donations
   /// are per graph).
   void addTo(ArgumentParser& parser, bool withDonated = true);
-  /// Checks the mode and loads the schema files (the built-in registry plus `--schemas`).
+  /// Checks the mode and the input size limit (setInputSizeLimit), and loads the schema files
+  /// (the built-in registry plus `--schemas`).
   /// Reports problems on standard error and returns false.
   [[nodiscard]] bool prepare();
   /// The options for one top-level module: `--donated` is resolved against its placeholders.

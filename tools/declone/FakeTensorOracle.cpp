@@ -3,9 +3,13 @@
 
 #include "FakeTensorScript.h"
 #include "Input.h"
+#include "declone/support/Memory.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -52,6 +56,29 @@ json describe(const StaticLayout& layout) {
   return {{"sizes", layout.sizes}, {"strides", layout.strides}, {"offset", layout.storageOffset}};
 }
 
+/// `aten.tril.default` from `torch.ops.aten.tril.default(t0, 1)`, for warnings.
+std::string opName(std::string_view call) {
+  call = call.substr(0, call.find('('));
+  if (call.starts_with("torch.ops."))
+    call.remove_prefix(10);
+  return std::string(call);
+}
+
+/// `2.5 s`, `5 s`.
+std::string seconds(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", value);
+  return text;
+}
+
+/// `import torch` and the first op under FakeTensorMode take seconds (14 s on a loaded 2-core
+/// machine); a cold disk can make it much more.
+constexpr int kStartTimeoutMs = 300'000;
+/// No answer is this long: the results of a call are at most a few thousand layouts.
+constexpr size_t kMaxAnswerBytes = size_t(64) << 20;
+constexpr uint64_t kGiB = uint64_t(1) << 30;
+constexpr double kDefaultCallSeconds = 5;
+
 std::optional<StaticLayout> layoutFrom(const json& value) {
   if (value.is_null())
     return std::nullopt;
@@ -64,7 +91,24 @@ std::optional<StaticLayout> layoutFrom(const json& value) {
 
 } // namespace
 
-FakeTensorOracle::FakeTensorOracle(std::string python) : python_(std::move(python)) {}
+FakeTensorOracle::FakeTensorOracle(std::string python, Limits limits)
+    : python_(std::move(python)), limits_(limits) {}
+
+FakeTensorOracle::Limits FakeTensorOracle::defaultLimits() {
+  Limits limits;
+  limits.memoryBytes = std::clamp(usableMemory() / 4, kGiB, 4 * kGiB);
+  limits.callSeconds = kDefaultCallSeconds;
+  if (const char* text = std::getenv("DECLONE_FAKE_TENSOR_TIMEOUT"); text && *text) {
+    char* end = nullptr;
+    double value = std::strtod(text, &end);
+    if (*end == '\0' && value > 0 && value <= 86400)
+      limits.callSeconds = value;
+    else
+      reportUsageWarning(std::string("DECLONE_FAKE_TENSOR_TIMEOUT takes seconds, not '") + text +
+                         "'; the time limit of --fake-tensor is " + seconds(kDefaultCallSeconds));
+  }
+  return limits;
+}
 
 FakeTensorOracle::~FakeTensorOracle() {
   stop("");
@@ -99,7 +143,9 @@ bool FakeTensorOracle::start() {
   posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   std::string dashC = "-c";
-  char* argv[] = {python_.data(), dashC.data(), script.data(), nullptr};
+  std::string memory = "--memory-limit=" + std::to_string(limits_.memoryBytes);
+  std::string time = "--time-limit=" + std::to_string(limits_.callSeconds);
+  char* argv[] = {python_.data(), dashC.data(), script.data(), memory.data(), time.data(), nullptr};
   int spawned = posix_spawnp(&pid_, python_.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(input[0]);
@@ -111,7 +157,7 @@ bool FakeTensorOracle::start() {
     stop("cannot run " + python_ + ": " + std::strerror(spawned));
     return false;
   }
-  std::optional<std::string> greeting = exchange("");
+  std::optional<std::string> greeting = exchange("", kStartTimeoutMs, "");
   if (!greeting)
     return false;
   json reply = json::parse(*greeting, nullptr, false);
@@ -125,26 +171,40 @@ bool FakeTensorOracle::start() {
   return true;
 }
 
-std::optional<std::string> FakeTensorOracle::exchange(const std::string& request) {
+std::optional<std::string> FakeTensorOracle::exchange(const std::string& request, int timeoutMs,
+                                                      const std::string& what) {
   if (!request.empty() && !writeAll(toChild_, request + "\n")) {
-    stop(python_ + " stopped answering");
+    stop(python_ + " stopped answering" + what);
     return std::nullopt;
   }
-  // An op that hangs must not hang declone: a generous limit, as each op takes milliseconds
-  // (the first answer waits for `import torch`).
-  constexpr int kTimeoutMs = 300'000;
+  // An op that hangs must not hang declone. The wait is for the whole answer: a child that
+  // trickles bytes does not restart the clock.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
   size_t end;
   while ((end = pending_.find('\n')) == std::string::npos) {
+    if (pending_.size() > kMaxAnswerBytes) {
+      stop(python_ + " answered more than " + std::to_string(kMaxAnswerBytes >> 20) + " MiB" +
+           what);
+      return std::nullopt;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     pollfd ready{fromChild_, POLLIN, 0};
-    int polled = poll(&ready, 1, kTimeoutMs);
+    int polled = left.count() > 0 ? poll(&ready, 1, static_cast<int>(left.count())) : 0;
     if (polled < 0 && errno == EINTR)
       continue;
     char buffer[4096];
     ssize_t got = polled > 0 ? ::read(fromChild_, buffer, sizeof buffer) : -1;
     if (got < 0 && errno == EINTR)
       continue;
+    if (polled == 0) {
+      stop(python_ + " took more than " + seconds(timeoutMs / 1000.0) +
+               (what.empty() ? " to start" : what + " and was stopped"),
+           what.empty());
+      return std::nullopt;
+    }
     if (got <= 0) {
-      stop(python_ + (polled == 0 ? " took more than 5 minutes to answer" : " stopped answering"));
+      stop(python_ + " stopped answering" + what, what.empty());
       return std::nullopt;
     }
     pending_.append(buffer, static_cast<size_t>(got));
@@ -154,11 +214,15 @@ std::optional<std::string> FakeTensorOracle::exchange(const std::string& request
   return answer;
 }
 
-void FakeTensorOracle::stop(const std::string& why) {
+void FakeTensorOracle::warnDeclined(const std::string& op, const std::string& why) {
+  if (warnedOps_.insert(op).second)
+    reportUsageWarning("--fake-tensor: " + op + ": " + why + "; its layouts stay unknown");
+}
+
+void FakeTensorOracle::stop(const std::string& why, bool unavailable) {
   if (!why.empty() && !failed_)
-    reportUsageWarning("--fake-tensor: " + why +
-                       "; layouts that no rule gives stay unknown (set DECLONE_PYTHON to a "
-                       "Python with PyTorch)");
+    reportUsageWarning("--fake-tensor: " + why + "; layouts that no rule gives stay unknown" +
+                       (unavailable ? " (set DECLONE_PYTHON to a Python with PyTorch)" : ""));
   failed_ = failed_ || !why.empty();
   if (toChild_ >= 0)
     ::close(toChild_); // end of input: the child's loop ends
@@ -201,7 +265,12 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
   ++requests_;
   std::string request = key;
   request.insert(request.size() - 1, ",\"id\":" + std::to_string(requests_));
-  std::optional<std::string> answer = exchange(request);
+  // The child stops a call at the time limit; twice that (and a second) is for a child stuck
+  // where Python does not run, which only killing it ends.
+  int timeoutMs = limits_.callSeconds > 0 ? static_cast<int>((2 * limits_.callSeconds + 1) * 1000)
+                                          : kStartTimeoutMs;
+  std::string op = opName(call.text);
+  std::optional<std::string> answer = exchange(request, timeoutMs, " (running " + op + ")");
   if (!answer)
     return std::nullopt;
   std::optional<OracleResult> result;
@@ -211,7 +280,9 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
       stop(python_ + " answered out of step");
       return std::nullopt;
     }
-    if (reply.contains("results")) {
+    if (reply.contains("declined")) {
+      warnDeclined(op, reply.at("declined").get<std::string>());
+    } else if (reply.contains("results")) {
       result.emplace();
       result->sequence = reply.at("sequence").get<bool>();
       for (const json& value : reply.at("results"))

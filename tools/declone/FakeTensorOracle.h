@@ -9,6 +9,7 @@
 #include <string>
 #include <sys/types.h>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace declone::cli {
 
@@ -18,9 +19,23 @@ namespace declone::cli {
 /// cannot start (no such interpreter, no torch), `declone CMD: warning:` says so once, and
 /// every call is unanswered: those layouts stay unknown, as without the oracle. Calls from
 /// several threads (`report -j`) take turns.
+///
+/// An adversary's dump must not hold declone or the machine: the child runs under a memory
+/// limit, a call whose sizes are beyond the script's bounds is not run, and a call that runs
+/// longer than the time limit is stopped by the child; each of these is unknown, with one
+/// warning per op saying why. A child that does not answer within twice the time limit and a
+/// second (stuck where Python does not run) is killed and the oracle gives up, with one
+/// warning: restarting
+/// would cost an interpreter start (`import torch`, seconds) per such op, and what stops the
+/// Python side once would likely do it again.
 class FakeTensorOracle final : public LayoutOracle {
 public:
-  explicit FakeTensorOracle(std::string python);
+  struct Limits {
+    uint64_t memoryBytes = 0; ///< the child's RLIMIT_DATA; 0: none
+    double callSeconds = 0;   ///< per call; 0: none
+  };
+
+  explicit FakeTensorOracle(std::string python, Limits limits = defaultLimits());
   ~FakeTensorOracle() override;
   FakeTensorOracle(const FakeTensorOracle&) = delete;
   FakeTensorOracle& operator=(const FakeTensorOracle&) = delete;
@@ -30,15 +45,25 @@ public:
   /// The interpreter `--fake-tensor` runs: $DECLONE_PYTHON (which the `declone` console
   /// script sets to its own Python), else `python3` on PATH.
   [[nodiscard]] static std::string defaultPython();
+  /// A quarter of the memory declone may use, within [1 GiB, 4 GiB] (the child needs 0.3 GiB
+  /// after `import torch` and an op); 5 s a call (a first call takes 0.15 s at most once the
+  /// child has run one op, which it does while starting), or $DECLONE_FAKE_TENSOR_TIMEOUT.
+  [[nodiscard]] static Limits defaultLimits();
 
 private:
   bool start();
-  /// Ends the process; with a reason, warns that the oracle is unavailable.
-  void stop(const std::string& why);
-  /// One request line and its answer line; nullopt (after stop()) if the process failed.
-  std::optional<std::string> exchange(const std::string& request);
+  /// Ends the process; with a reason, warns that the oracle gives up. `unavailable`: the
+  /// reason is the interpreter's, and the warning says how to choose another.
+  void stop(const std::string& why, bool unavailable = true);
+  /// One request line and its answer line, waiting `timeoutMs` at most; nullopt (after stop())
+  /// if the process failed. `what` names the request for the warning.
+  std::optional<std::string> exchange(const std::string& request, int timeoutMs,
+                                      const std::string& what);
+  /// Warns about `op` once: `why` its layout stays unknown.
+  void warnDeclined(const std::string& op, const std::string& why);
 
   std::string python_;
+  Limits limits_;
   bool started_ = false;
   bool failed_ = false;
   pid_t pid_ = -1;
@@ -48,6 +73,7 @@ private:
   uint64_t requests_ = 0;
   std::mutex mutex_; ///< one request at a time on the pipe, and the cache
   std::unordered_map<std::string, std::optional<OracleResult>> cache_;
+  std::unordered_set<std::string> warnedOps_;
 };
 
 } // namespace declone::cli

@@ -7,14 +7,19 @@
 #include "declone/report/TraceLog.h"
 #include "declone/schema/Schema.h"
 #include "declone/support/File.h"
+#include "declone/support/Memory.h"
 #include "declone/support/Spelling.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_set>
@@ -23,6 +28,101 @@ namespace declone::cli {
 
 std::string displayName(std::string_view path) {
   return path == "-" ? std::string("<stdin>") : std::string(path);
+}
+
+namespace {
+
+/// Set once per command, before any graph is read.
+uint64_t gInputSizeLimit = 0;
+std::string gInputSizeHint;
+/// The graph file being worked on, for reportOutOfMemory.
+std::string gCurrentInput;
+
+constexpr std::string_view kInputSizeVariable = "DECLONE_MAX_INPUT_SIZE";
+
+} // namespace
+
+void addInputSizeFlag(ArgumentParser& parser, std::string* out) {
+  parser.option("--max-input-size", "SIZE",
+                "refuse input files larger than SIZE bytes (512M, 4G; 0: no limit;\n"
+                "                          default: $DECLONE_MAX_INPUT_SIZE, else 1/16 of the\n"
+                "                          memory of the machine, its container or ulimit -v)",
+                out);
+}
+
+uint64_t defaultInputSizeLimit() {
+  uint64_t memory = usableMemory();
+  // `ulimit -v` or `ulimit -d` (prlimit) bound this process below what the machine has.
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit limit{};
+    if (::getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      memory = memory ? std::min<uint64_t>(memory, limit.rlim_cur) : limit.rlim_cur;
+  }
+  return memory / 16;
+}
+
+std::optional<uint64_t> parseByteSize(std::string_view text) {
+  uint64_t scale = 1;
+  if (!text.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+    case 'K':
+      scale = uint64_t(1) << 10;
+      break;
+    case 'M':
+      scale = uint64_t(1) << 20;
+      break;
+    case 'G':
+      scale = uint64_t(1) << 30;
+      break;
+    case 'T':
+      scale = uint64_t(1) << 40;
+      break;
+    default:
+      break;
+    }
+    if (scale != 1)
+      text.remove_suffix(1);
+  }
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      value > UINT64_MAX / scale)
+    return std::nullopt;
+  return value * scale;
+}
+
+bool setInputSizeLimit(const std::string& flag) {
+  const char* variable = std::getenv(std::string(kInputSizeVariable).c_str());
+  std::string_view origin = !flag.empty() ? "--max-input-size" : kInputSizeVariable;
+  std::string_view text = !flag.empty() ? std::string_view(flag) : variable ? variable : "";
+  if (text.empty()) {
+    gInputSizeLimit = defaultInputSizeLimit();
+    gInputSizeHint = "the default, 1/16 of the memory declone may use; --max-input-size SIZE or " +
+                     std::string(kInputSizeVariable) + "=SIZE changes it (0: no limit)";
+    return true;
+  }
+  std::optional<uint64_t> size = parseByteSize(text);
+  if (!size) {
+    reportUsageError(std::string(origin) + " takes a size such as 512M or 4G, not '" +
+                     std::string(text) + "'");
+    return false;
+  }
+  gInputSizeLimit = *size;
+  gInputSizeHint = "set by " + std::string(origin);
+  return true;
+}
+
+ReadLimit inputSizeLimit() {
+  return {gInputSizeLimit, gInputSizeHint};
+}
+
+int reportOutOfMemory(bool tooLarge) {
+  Error error{tooLarge ? "out of memory (a size too large to allocate)" : "out of memory"};
+  if (gCurrentInput.empty())
+    reportUsageError(error.message);
+  else
+    reportDiagnostic(gCurrentInput, error);
+  return kBadInput;
 }
 
 namespace {
@@ -82,8 +182,10 @@ Result<const TraceGraph*> findLogGraph(const TraceLog& log, const LogGraphName& 
 } // namespace
 
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
+  gCurrentInput = displayName(path);
   std::optional<LogGraphName> logName = logGraphName(path);
-  Result<std::string> text = readFile(logName ? std::string_view(logName->log) : path);
+  Result<std::string> text =
+      readFile(logName ? std::string_view(logName->log) : path, inputSizeLimit());
   if (!text.ok()) {
     reportDiagnostic(displayName(path), text.error());
     return nullptr;

@@ -24,8 +24,12 @@ int runPrint(std::span<const std::string_view> args) {
   parser.flag("--assume-dense-inputs",
               "with --annotate: graph inputs without strides are contiguous", &assumeDense);
   addFakeTensorFlag(parser, &fakeTensor);
+  std::string maxInputSize;
+  addInputSizeFlag(parser, &maxInputSize);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
+  if (!setInputSizeLimit(maxInputSize))
+    return kBadInput;
   if ((assumeDense || fakeTensor) && !annotate) {
     reportUsageError(std::string(assumeDense ? "--assume-dense-inputs" : "--fake-tensor") +
                      " only applies with --annotate");

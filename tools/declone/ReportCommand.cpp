@@ -114,6 +114,7 @@ int runReport(std::span<const std::string_view> args) {
 
   ReportOptions options;
   options.pass = flags.baseOptions();
+  options.read = inputSizeLimit();
   TableOptions table;
   if (!top.empty()) {
     std::optional<size_t> count = parseCount("--top", top, 1);

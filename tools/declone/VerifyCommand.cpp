@@ -11,7 +11,6 @@
 #include "declone/support/Memory.h"
 #include "declone/transforms/CloneElimination.h"
 
-#include <cctype>
 #include <charconv>
 #include <iostream>
 #include <optional>
@@ -29,36 +28,6 @@ bool parseCount(const std::string& text, uint64_t& out) {
 /// for the two runs while the machine stays usable.
 uint64_t defaultMemoryLimit() {
   return usableMemory() / 2;
-}
-
-/// `--memory-limit`: bytes with an optional K, M, G or T (binary) suffix; 0 for none.
-bool parseSize(std::string text, uint64_t& out) {
-  uint64_t scale = 1;
-  if (!text.empty()) {
-    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
-    case 'K':
-      scale = uint64_t(1) << 10;
-      break;
-    case 'M':
-      scale = uint64_t(1) << 20;
-      break;
-    case 'G':
-      scale = uint64_t(1) << 30;
-      break;
-    case 'T':
-      scale = uint64_t(1) << 40;
-      break;
-    default:
-      break;
-    }
-    if (scale != 1)
-      text.pop_back();
-  }
-  uint64_t value = 0;
-  if (!parseCount(text, value) || value > UINT64_MAX / scale)
-    return false;
-  out = value * scale;
-  return true;
 }
 
 /// `--int-range LO:HI`, LO < HI.
@@ -159,11 +128,17 @@ int runVerify(std::span<const std::string_view> args) {
     return kBadInput;
   }
   options.memoryLimit = defaultMemoryLimit();
-  if (!flags.memoryLimit.empty() && !parseSize(flags.memoryLimit, options.memoryLimit)) {
-    reportUsageError("--memory-limit takes a size such as 512M or 8G, not '" + flags.memoryLimit +
-                     "'");
-    return kBadInput;
+  if (!flags.memoryLimit.empty()) {
+    std::optional<uint64_t> limit = parseByteSize(flags.memoryLimit);
+    if (!limit) {
+      reportUsageError("--memory-limit takes a size such as 512M or 8G, not '" + flags.memoryLimit +
+                       "'");
+      return kBadInput;
+    }
+    options.memoryLimit = *limit;
   }
+  if (!setInputSizeLimit(flags.maxInputSize))
+    return kBadInput;
   if (!addStandIns(flags.schemaFiles))
     return kBadInput;
   std::unique_ptr<GraphFile> before = loadGraphFile(files[0]);
@@ -215,16 +190,32 @@ __attribute__((visibility("default"))) int declone_verify_plugin_abi() {
   return declone::cli::kVerifyPluginAbi;
 }
 
+// No exception leaves the plugin (its callers see C functions): running out of memory is
+// reported as the executable reports it.
 __attribute__((visibility("default"))) int declone_verify_main(const std::string_view* args,
                                                                size_t count) {
-  return declone::cli::runVerify(std::span<const std::string_view>(args, count));
+  try {
+    return declone::cli::runVerify(std::span<const std::string_view>(args, count));
+  } catch (const std::bad_alloc&) {
+    return declone::cli::reportOutOfMemory(false);
+  } catch (const std::length_error&) {
+    return declone::cli::reportOutOfMemory(true);
+  }
 }
 
 __attribute__((visibility("default"))) int
 declone_verify_rewrite(const declone::GraphFile* before, const declone::GraphFile* after,
                        const std::string_view* name, const std::vector<std::vector<bool>>* donated,
                        const std::vector<std::string>* schemaFiles) {
-  return declone::cli::verifyRewrite(*before, *after, *name, *donated, *schemaFiles);
+  try {
+    return declone::cli::verifyRewrite(*before, *after, *name, *donated, *schemaFiles);
+  } catch (const std::bad_alloc&) {
+    declone::cli::reportDiagnostic(*name, declone::Error{"out of memory"});
+  } catch (const std::length_error&) {
+    declone::cli::reportDiagnostic(*name,
+                                   declone::Error{"out of memory (a size too large to allocate)"});
+  }
+  return declone::cli::kBadInput;
 }
 
 } // extern "C"

@@ -1,6 +1,8 @@
 // The declaration of `declone verify`'s arguments.
 #include "VerifyFlags.h"
 
+#include "Input.h"
+
 namespace declone::cli {
 
 ArgumentParser VerifyFlags::parser() {
@@ -28,6 +30,7 @@ ArgumentParser VerifyFlags::parser() {
                 &memoryLimit);
   parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
                   &schemaFiles);
+  addInputSizeFlag(parser, &maxInputSize);
   parser.flag("-q|--quiet", "no progress on standard error", &quiet);
   return parser;
 }

@@ -16,6 +16,7 @@ struct VerifyFlags {
   std::string trials = "1";
   std::string intRange;
   std::string memoryLimit;
+  std::string maxInputSize;
   std::vector<std::string> schemaFiles;
   bool quiet = false;
 

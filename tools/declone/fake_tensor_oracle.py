@@ -11,7 +11,13 @@ torch or its FakeTensor cannot be imported. Then each request
 
 gets {"sequence": false, "results": [{"sizes": [3, 4], "strides": [4, 1], "offset": 0}]}
 (a result that is not a tensor is null; "sequence" when the op returns a tuple or list), or
-{"error": WHY} when the op cannot be run. A request's "id" comes back in its reply.
+{"error": WHY} when the op cannot be run, or {"declined": WHY} when it was not run or stopped
+because of its size: arguments beyond the bounds below, more than the time limit, or more than
+the memory limit. The CLI says why in a warning. A request's "id" comes back in its reply.
+
+Limits come as arguments after the script: `--memory-limit BYTES` (RLIMIT_DATA, set before
+torch is imported) and `--time-limit SECONDS` (per call; the CLI stops a child that overruns it
+much further, stuck where Python does not run).
 
 The call is the dump's own text, so it is not evaluated as Python: only an op of torch.ops
 applied to literals, the tensors t0, t1, ..., lists and tuples of them, torch's dtypes, memory
@@ -28,6 +34,19 @@ import ast  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
+import signal  # noqa: E402
+
+#: FakeTensor makes each tensor in Python, at about a millisecond apiece: an op that returns a
+#: list is not run when an integer argument could ask for more than this many results (and is
+#: larger than every dimension of its tensors, which a split size or an index never needs).
+MAX_RESULTS = 1024
+#: No real argument list is this long (a tensor has at most 64 dimensions).
+MAX_LIST = 4096
+#: Elements of one tensor: 2**48 is 256 T, far beyond any machine, and sizes near it make
+#: FakeTensor's int64 arithmetic overflow.
+MAX_NUMEL = 2 ** 48
+#: Integers PyTorch uses as "no bound" (slice ends, sys.maxsize): never counted as sizes.
+SENTINELS = frozenset({2 ** 63 - 1, -(2 ** 63), -(2 ** 63 - 1)})
 
 
 _REPLIES = sys.stdout
@@ -148,18 +167,131 @@ def describe(torch, value):
             "offset": value.storage_offset()}
 
 
+class Declined(Exception):
+    """The call is not run, or was stopped, because of its size: its layout stays unknown, and
+    the CLI warns with the message."""
+
+
+class TimeLimit(BaseException):
+    """Raised by the alarm in the middle of an op. A BaseException, so that torch's own
+    `except Exception` does not swallow it."""
+
+
+def numel(sizes):
+    count = 1
+    for size in sizes:
+        count *= size
+    return count
+
+
+def check_tensor_sizes(descriptions):
+    """Raises Declined for a tensor beyond MAX_NUMEL, before any is made."""
+    for description in descriptions:
+        count = numel(description["sizes"])
+        if count > MAX_NUMEL:
+            raise Declined(f"a tensor has {count} elements, more than {MAX_NUMEL}")
+
+
+def check_arguments(torch, op, args, kwargs, descriptions):
+    """Raises Declined for a call whose arguments are beyond MAX_LIST or MAX_RESULTS."""
+    returns_list = any(isinstance(value.type, torch.ListType) for value in op._schema.returns)
+    largest = max([size for d in descriptions for size in d["sizes"]], default=0)
+    pending = [*args, *kwargs.values()]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (list, tuple)):
+            if len(value) > MAX_LIST:
+                raise Declined(f"a list of {len(value)} elements, more than {MAX_LIST}")
+            pending.extend(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and \
+                value not in SENTINELS and returns_list and abs(value) > max(MAX_RESULTS, largest):
+            raise Declined(f"it returns a list, and its argument {value} could ask for that "
+                           f"many tensors (the bound is {MAX_RESULTS}: FakeTensor makes about a "
+                           "thousand a second)")
+
+
 def run(torch, fake_mode_class, request):
+    check_tensor_sizes(request["tensors"])
     with fake_mode_class():
         tensors = [fake_tensor(torch, t) for t in request["tensors"]]
         op, args, kwargs = CallReader(torch, tensors).read(request["call"])
+        check_arguments(torch, op, args, kwargs, request["tensors"])
         result = op(*args, **kwargs)
     sequence = isinstance(result, (tuple, list))
     values = list(result) if sequence else [result]
     return {"sequence": sequence, "results": [describe(torch, v) for v in values]}
 
 
+def limits(argv):
+    """`--memory-limit BYTES` and `--time-limit SECONDS` from the arguments after the script."""
+    found = {"--memory-limit": 0, "--time-limit": 0.0}
+    for arg in argv:
+        name, _, value = arg.partition("=")
+        if name in found:
+            found[name] = type(found[name])(value)
+    return found["--memory-limit"], found["--time-limit"]
+
+
+def limit_memory(limit):
+    """RLIMIT_DATA (the heap and private mappings, not the libraries' code) of `limit` bytes,
+    or less if the inherited limit is lower: running out is a MemoryError or a RuntimeError
+    from torch's allocator, and the request's answer, not the machine's memory."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        if soft == resource.RLIM_INFINITY or soft > limit:
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # no such limit here: the CLI's time limit still holds
+
+
+def out_of_memory(error):
+    return isinstance(error, MemoryError) or "can't allocate memory" in str(error)
+
+
+#: Whether an op is running: the alarm stops only that, never the reply.
+_running = False
+
+
+def _alarm(signum, frame):
+    if _running:
+        raise TimeLimit()
+
+
+def run_limited(torch, fake_mode_class, request, time_limit, memory_limit):
+    """run(), stopped by SIGALRM after `time_limit` seconds (and every quarter second after, in
+    case something catches the first); Declined replies for what is too large."""
+    global _running
+    try:
+        try:
+            if time_limit:
+                signal.signal(signal.SIGALRM, _alarm)
+                signal.setitimer(signal.ITIMER_REAL, time_limit, 0.25)
+            _running = True
+            return run(torch, fake_mode_class, request)
+        finally:
+            _running = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except TimeLimit:
+        return {"declined": f"it took more than {time_limit:g} s under FakeTensor"}
+    except Declined as error:
+        return {"declined": f"not run: {error}"}
+    except Exception as error:  # noqa: BLE001: the op cannot be run: its layout is unknown
+        if out_of_memory(error):
+            return {"declined": "it needed more than the "
+                                f"{memory_limit / 2 ** 30:.1f} GiB of memory it may use"}
+        return {"error": f"{type(error).__name__}: {error}"[:300]}
+
+
 def main():
     global _REPLIES
+    memory_limit, time_limit = limits(sys.argv[1:])
+    if memory_limit:
+        limit_memory(memory_limit)
+    # FakeTensor computes no values: threads (OpenMP's pool, each with its stack) buy nothing.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     # Replies go to a copy of standard output; anything else written there (an op's print, a
     # kernel's printf) goes where standard error goes, so that the replies stay in step.
     _REPLIES = os.fdopen(os.dup(1), "w")
@@ -168,6 +300,12 @@ def main():
     try:
         import torch
         from torch._subclasses.fake_tensor import FakeTensorMode
+        torch.set_num_threads(1)
+        # The first op under FakeTensorMode imports and sets up much (seconds): here, under the
+        # CLI's start-up time limit, rather than in the first request, under its per-call one.
+        run(torch, FakeTensorMode, {"call": "torch.ops.aten.tril.default(t0, 1)", "tensors": [
+            {"dtype": "float32", "device": "cpu", "sizes": [3, 4], "strides": [1, 3],
+             "offset": 0}]})
     except Exception as error:  # noqa: BLE001: any failure means no oracle
         _reply({"error": f"cannot import torch's FakeTensorMode: {error}"})
         return
@@ -176,8 +314,8 @@ def main():
         request = {}
         try:
             request = json.loads(line)
-            reply = run(torch, FakeTensorMode, request)
-        except Exception as error:  # noqa: BLE001: the op cannot be run: its layout is unknown
+            reply = run_limited(torch, FakeTensorMode, request, time_limit, memory_limit)
+        except Exception as error:  # noqa: BLE001: a request that is not JSON
             reply = {"error": f"{type(error).__name__}: {error}"[:300]}
         # Each reply names its request.
         _reply(dict(reply, id=request.get("id") if isinstance(request, dict) else None))

@@ -4,6 +4,8 @@
 #include "declone/support/Spelling.h"
 
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -77,5 +79,14 @@ int main(int argc, char** argv) {
   if (!command)
     return unknownCommand(args[0]);
   setCommandName(command->name);
-  return command->run(std::span<const std::string_view>(args).subspan(1));
+  // Running out of memory is bad input (a graph too large for this machine), reported like any
+  // other, not an abort. Caught here, when the command's graphs have been freed: the message
+  // then has memory to be written with. `report` catches it per file.
+  try {
+    return command->run(std::span<const std::string_view>(args).subspan(1));
+  } catch (const std::bad_alloc&) {
+    return reportOutOfMemory(false);
+  } catch (const std::length_error&) {
+    return reportOutOfMemory(true); // a string or vector asked for more than it can hold
+  }
 }

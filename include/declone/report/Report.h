@@ -1,6 +1,7 @@
 // `declone report`: clone elimination over whole folders of dumps, summed into one table.
 #pragma once
 
+#include "declone/support/File.h"
 #include "declone/transforms/CloneElimination.h"
 
 #include <atomic>
@@ -69,8 +70,10 @@ struct DumpFilter {
 /// malformed lines, if any), none for a file that is not a dump (looksLikeDump; standard input
 /// is taken whatever it holds). `options.donated` is ignored: donations are per graph and a report
 /// has no way to give them.
+/// A file larger than `limit` is a row with an error, found before it is read.
 [[nodiscard]] std::vector<DumpStats> reportFile(const std::string& path,
-                                                const CloneEliminationOptions& options);
+                                                const CloneEliminationOptions& options,
+                                                const ReadLimit& limit = {});
 /// The same on text already read; `name` is what rows and errors call the file. The text is a
 /// structured trace when `name` ends in `.log` or its first line is a trace record.
 [[nodiscard]] std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
@@ -86,6 +89,8 @@ struct ReportOptions {
   /// When set and true, no further file is started (Ctrl-C): the files already running finish,
   /// and the report holds those that did.
   const std::atomic<bool>* stop = nullptr;
+  /// The largest file read (ReadLimit); a larger one is a row with an error.
+  ReadLimit read;
 };
 
 struct Report {
@@ -99,7 +104,9 @@ struct Report {
 };
 
 /// Runs reportFile on every input on `options.jobs` threads (largest files first, so that one
-/// big file does not finish last) and sums the rows.
+/// big file does not finish last) and sums the rows. A file that runs out of memory
+/// (std::bad_alloc, or std::length_error from a size too large to allocate) is a row with an
+/// error, and the others are still reported.
 [[nodiscard]] Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options);
 
 /// The columns `--sort` takes: "file", "graphs", "nodes", "clones", "removed", "kept", every

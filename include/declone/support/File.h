@@ -4,16 +4,27 @@
 
 #include "declone/support/Result.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
 namespace declone {
 
+/// The most readFile takes: a file larger than this is an error, found from its size before
+/// anything is read (so a huge or sparse file costs no memory); standard input or a pipe is read
+/// up to the limit and no further.
+struct ReadLimit {
+  uint64_t maxBytes = 0; ///< 0: no limit
+  /// Appended to the error after "; ": where the limit comes from and how to change it.
+  std::string_view hint = {};
+};
+
 /// Reads the whole file at `path`, or standard input for "-", into a string (a copy, not a
 /// mapping: `declone opt F -o F` replaces its own input). The error message names the system's
-/// reason ("cannot open: Permission denied"); the caller adds the file name.
-[[nodiscard]] Result<std::string> readFile(std::string_view path);
+/// reason ("cannot open: Permission denied"), or the size and the limit; the caller adds the
+/// file name. Running out of memory throws std::bad_alloc, as any allocation does.
+[[nodiscard]] Result<std::string> readFile(std::string_view path, const ReadLimit& limit = {});
 
 /// A file written so that `path` only ever holds its old contents or the complete new ones: the
 /// text goes to a temporary file in the same folder, which rename(2) puts in place on commit().

@@ -16,6 +16,23 @@
 # RUN: env DECLONE_PYTHON=%t-liar %declone opt %s --fake-tensor --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=LIAR
 # LIAR: warning: --fake-tensor: {{.*}}-liar answered out of step
 # LIAR: remark: clone 'clone' kept [layout-unknown]: strides of tril are unknown
+# An interpreter stuck in a call (where Python's own time limit cannot stop it) is killed after
+# twice the time limit and a second, and the oracle gives up with one warning.
+# RUN: printf '#!/bin/sh\necho "{\\"ready\\": true}"\nread request\nexec sleep 60\n' > %t-stuck
+# RUN: chmod +x %t-stuck
+# RUN: env DECLONE_PYTHON=%t-stuck DECLONE_FAKE_TENSOR_TIMEOUT=0.5 %declone opt %s --fake-tensor --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=STUCK
+# STUCK: warning: --fake-tensor: {{.*}}-stuck took more than 2 s (running aten.tril.default) and was stopped; layouts that no rule gives stay unknown{{$}}
+# STUCK-NOT: warning
+# STUCK: remark: clone 'clone' kept [layout-unknown]: strides of tril are unknown
+# STUCK-NOT: warning
+# STUCK: remark: clone 'clone_1' kept [layout-unknown]: strides of triu are unknown
+# The interpreter is given its limits: memory (RLIMIT_DATA, set by the script) and time per call.
+# RUN: printf '#!/bin/sh\nprintf "%%%%s\\n" "$3" "$4" > %t-args.out\necho "{\\"error\\": \\"no torch\\"}"\n' > %t-args
+# RUN: chmod +x %t-args
+# RUN: env DECLONE_PYTHON=%t-args %declone opt %s --fake-tensor > /dev/null 2>&1
+# RUN: %FileCheck %s --check-prefix=ARGS < %t-args.out
+# ARGS: --memory-limit={{[0-9]{10}$}}
+# ARGS-NEXT: --time-limit=5.0
 # A string argument that is not UTF-8 cannot be sent to Python: that op stays unknown, and
 # declone does not abort (an adversary's case).
 # RUN: printf 'def forward(self, x: "f32[3, 4][4, 1]cpu"):\n    tril: "f32[3, 4]cpu" = torch.ops.aten.tril.default(x, 1, foo = "\377")\n    return (tril,)\n' > %t.fx
