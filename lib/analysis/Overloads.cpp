@@ -79,6 +79,13 @@ std::vector<const OpSchema*> overloadsOf(const Target& target, const SchemaRegis
     return schemas.overloads(target.opNamespace, target.opName);
   if (target.kind != Target::Kind::Method)
     return {};
+  // Tensor methods torch/_tensor.py defines in Python over an aten op's name, with other
+  // semantics: `x.resize_as(y)` and `x.resize(...)` return a view of x (the deprecated autograd
+  // Resize), where aten::resize_as and aten::resize return new tensors.
+  static constexpr std::string_view kPythonMethods[] = {"resize", "resize_as"};
+  if (std::find(std::begin(kPythonMethods), std::end(kPythonMethods), target.qualifiedName) !=
+      std::end(kPythonMethods))
+    return {};
   std::vector<const OpSchema*> overloads = schemas.overloads("aten", target.qualifiedName);
   std::erase_if(overloads, [](const OpSchema* schema) {
     return schema->arguments.empty() || schema->arguments[0].name != "self" ||

@@ -36,15 +36,33 @@ struct Facts {
   std::vector<bool> written;              ///< [argument]
 };
 
+/// `tensor` and, for a sparse one (which has no storage of its own), the tensors it is built of:
+/// sparse constructors keep their indices and values arguments.
+void addTensor(const at::Tensor& tensor, std::vector<at::Tensor>& out) {
+  if (!tensor.defined())
+    return;
+  out.push_back(tensor);
+  if (tensor.is_sparse()) {
+    out.push_back(tensor._indices());
+    out.push_back(tensor._values());
+  } else if (tensor.layout() == at::kSparseCsr || tensor.layout() == at::kSparseBsr) {
+    out.push_back(tensor.crow_indices());
+    out.push_back(tensor.col_indices());
+    out.push_back(tensor.values());
+  } else if (tensor.layout() == at::kSparseCsc || tensor.layout() == at::kSparseBsc) {
+    out.push_back(tensor.ccol_indices());
+    out.push_back(tensor.row_indices());
+    out.push_back(tensor.values());
+  }
+}
+
 std::vector<at::Tensor> tensorsOf(const c10::IValue& value) {
   std::vector<at::Tensor> out;
   if (value.isTensor()) {
-    if (value.toTensor().defined())
-      out.push_back(value.toTensor());
+    addTensor(value.toTensor(), out);
   } else if (value.isTensorList()) {
     for (const at::Tensor& tensor : value.toTensorVector())
-      if (tensor.defined())
-        out.push_back(tensor);
+      addTensor(tensor, out);
   } else if (value.isList()) {
     for (const c10::IValue& element : value.toListRef())
       for (const at::Tensor& tensor : tensorsOf(element))
@@ -254,9 +272,15 @@ OverloadAudit Auditor::run() {
   // a shape passed as a tensor (_reshape_from_tensor) must hold the sizes it reshapes to.
   std::optional<Probe> base;
   std::string firstError;
-  for (int attempt = 0; attempt < 4 && !base; ++attempt) {
-    bool none = attempt & 1, sizesAsTensor = attempt & 2;
-    if ((none && !hasOptional) || (sizesAsTensor && tensors < 2))
+  bool hasOptionalValue = any([](const SchemaArgument& argument) {
+    return !argument.type.isTensorLike() && argument.type.optional &&
+           argument.defaultValue == "None";
+  });
+  // to_sparse returns a sparse tensor, which no probe reads, unless its layout is given.
+  for (int attempt = 0; attempt < 8 && !base; ++attempt) {
+    bool none = attempt & 1, sizesAsTensor = attempt & 2, optionsSet = attempt & 4;
+    if ((none && !hasOptional) || (sizesAsTensor && tensors < 2) ||
+        (optionsSet && !hasOptionalValue))
       continue;
     for (size_t plan = 0; plan < shapePlanCount() && !base; ++plan)
       for (std::string_view dtype : baseDTypes()) {
@@ -272,7 +296,10 @@ OverloadAudit Auditor::run() {
             probe.optionalTensorsNone = none;
             probe.string = string;
             probe.sizesAsTensor = sizesAsTensor;
-            probe.kind = sizesAsTensor ? ProbeKind::SizesAsTensor : ProbeKind::Base;
+            probe.optionals = optionsSet ? Optionals::Options : Optionals::Default;
+            probe.kind = sizesAsTensor ? ProbeKind::SizesAsTensor
+                         : optionsSet  ? ProbeKind::OptionalsSet
+                                       : ProbeKind::Base;
             Result<Facts> facts = runProbe(probe);
             if (facts.ok()) {
               base = probe;
@@ -329,10 +356,6 @@ OverloadAudit Auditor::run() {
   bool hasScalar = any([](const SchemaArgument& argument) {
     return argument.type.element == "Scalar" && !argument.type.isList();
   });
-  bool hasOptionalValue = any([](const SchemaArgument& argument) {
-    return !argument.type.isTensorLike() && argument.type.optional &&
-           argument.defaultValue == "None";
-  });
   for (size_t plan : plans) {
     Probe start = *base;
     start.plan = plan;
@@ -363,14 +386,14 @@ OverloadAudit Auditor::run() {
     // The edges kernels special-case: no elements (native_dropout returns its input), size-1
     // dimensions, memory that is not dense or that elements share, identity scalars, options
     // given, shapes passed as tensors.
-    for (bool optionalsSet : {false, true}) {
-      if (optionalsSet && !hasOptionalValue)
+    for (Optionals optionals : {Optionals::Default, Optionals::All}) {
+      if (optionals == Optionals::All && !hasOptionalValue)
         continue;
       for (Sizes sizes : {Sizes::FirstEmpty, Sizes::AllEmpty}) {
         Probe probe = start;
         probe.kind = ProbeKind::Empty;
         probe.sizes = sizes;
-        probe.optionalsSet = optionalsSet;
+        probe.optionals = optionals == Optionals::Default ? start.optionals : optionals;
         addFlipped(probe);
       }
     }
@@ -393,12 +416,13 @@ OverloadAudit Auditor::run() {
         probe.scalar = value;
         add(probe);
       }
-    if (hasOptionalValue) {
-      Probe probe = start;
-      probe.kind = ProbeKind::OptionalsSet;
-      probe.optionalsSet = true;
-      addFlipped(probe);
-    }
+    if (hasOptionalValue)
+      for (Optionals optionals : {Optionals::Options, Optionals::All}) {
+        Probe probe = start;
+        probe.kind = ProbeKind::OptionalsSet;
+        probe.optionals = optionals;
+        addFlipped(probe);
+      }
     if (tensors >= 2 && !base->sizesAsTensor) {
       Probe probe = start;
       probe.kind = ProbeKind::SizesAsTensor;

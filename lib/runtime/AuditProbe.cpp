@@ -185,6 +185,10 @@ private:
   /// A value for an optional non-tensor argument whose default is None (OptionalsSet).
   std::optional<std::string> optionalValue(const SchemaArgument& argument) {
     const std::string& element = argument.type.element;
+    if (element == "bool")
+      return "True";
+    if (probe_.optionals == Optionals::Options)
+      return optionValue(element, "torch.preserve_format");
     if (argument.type.isList())
       return element == "int" || element == "SymInt" ? std::optional<std::string>("[0]")
                                                      : std::nullopt;
@@ -192,10 +196,15 @@ private:
       return dimensionName(argument.name) ? "0" : "1";
     if (element == "float")
       return "0.5";
-    if (element == "bool")
-      return "True";
     if (element == "Scalar")
       return "1";
+    return optionValue(element, "torch.preserve_format");
+  }
+
+  /// A dtype (the probe's), the strided layout, the CPU or `memoryFormat`, as `element` asks;
+  /// nullopt for other kinds.
+  std::optional<std::string> optionValue(const std::string& element,
+                                         std::string_view memoryFormat) {
     if (element == "ScalarType")
       return std::string(torchDType(probe_.dtype));
     if (element == "Layout")
@@ -203,7 +212,7 @@ private:
     if (element == "Device")
       return "device(type='cpu')";
     if (element == "MemoryFormat")
-      return "torch.preserve_format";
+      return std::string(memoryFormat);
     return std::nullopt;
   }
 
@@ -233,7 +242,7 @@ private:
       return "0.0";
     if (probe_.scalar && element == "Scalar" && !type.isList())
       return std::string(*probe_.scalar);
-    if (probe_.optionalsSet && type.optional && argument.defaultValue == "None")
+    if (probe_.optionals != Optionals::Default && type.optional && argument.defaultValue == "None")
       if (std::optional<std::string> value = optionalValue(argument))
         return value;
     if (hasDefault)
@@ -290,14 +299,8 @@ private:
       return "2";
     if (element == "complex")
       return "(1+1j)";
-    if (element == "ScalarType")
-      return std::string(torchDType(probe_.dtype));
-    if (element == "Layout")
-      return "torch.strided";
-    if (element == "Device")
-      return "device(type='cpu')";
-    if (element == "MemoryFormat")
-      return "torch.contiguous_format";
+    if (std::optional<std::string> option = optionValue(element, "torch.contiguous_format"))
+      return option;
     if (name == "indexing") // meshgrid's
       return "'ij'";
     if (name == "reduce") // scatter_reduce's, index_reduce's

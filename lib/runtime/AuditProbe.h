@@ -46,6 +46,13 @@ enum class Sizes : uint8_t {
   AllOne,     ///< every dimension of every tensor has size 1
 };
 
+/// Which optional non-tensor arguments whose default is None get a value.
+enum class Optionals : uint8_t {
+  Default, ///< none
+  Options, ///< the dtype, layout, device, memory format and bools (to_sparse's layout)
+  All,     ///< also ints, floats and lists (a reduction's dim)
+};
+
 /// One way to call the op.
 struct Probe {
   ProbeKind kind = ProbeKind::Base;
@@ -59,7 +66,7 @@ struct Probe {
   std::optional<size_t> flipped;
   /// The value of every Scalar argument, when not the default 2.
   std::optional<std::string_view> scalar;
-  bool optionalsSet = false;
+  Optionals optionals = Optionals::Default;
   bool sizesAsTensor = false;
   /// Which candidate string a `str` argument without a default takes.
   size_t string = 0;

@@ -919,9 +919,11 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
       if (!status.ok())
         return status.error();
       // What the node produced, even if an in-place metadata op (t_, resize_, set_, ...)
-      // changes the tensor later: a shallow alias keeps its sizes, strides and offset.
+      // changes the tensor later: a shallow alias keeps its sizes, strides and offset. A sparse
+      // tensor has no such alias, and no strides to keep.
       if (snapshot && nodeValues)
-        (*nodeValues)[node->order()] = value.isTensor() && value.toTensor().defined()
+        (*nodeValues)[node->order()] = value.isTensor() && value.toTensor().defined() &&
+                                               value.toTensor().layout() == at::kStrided
                                            ? c10::IValue(value.toTensor().alias())
                                            : value;
       break;

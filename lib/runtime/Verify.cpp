@@ -91,6 +91,16 @@ std::string compareValues(const std::string& label, const c10::IValue& after,
   }
   at::Tensor a = after.toTensor();
   at::Tensor b = before.toTensor();
+  if (a.layout() != b.layout()) {
+    std::ostringstream out;
+    out << label << ": layout " << a.layout() << " != " << b.layout();
+    return out.str();
+  }
+  if (a.layout() != at::kStrided && a.sizes() == b.sizes()) {
+    // A sparse tensor has no strides or offset of its own: its values are compared dense.
+    a = a.to_dense();
+    b = b.to_dense();
+  }
   if (std::string difference = compareMetadata(label, a, b); !difference.empty())
     return difference;
   if (compared.defined()) {
@@ -499,13 +509,26 @@ size_t addStandInKernels(std::string_view schemaText) {
   return detail::registerStandInKernels(schemaText);
 }
 
+/// verifyGraphs, with what libtorch throws while comparing (a layout or dtype it has no kernel
+/// for) as an error rather than an escaped exception.
+Result<Verdict> verifyOrError(const Graph& before, const GraphModule* beforeModule,
+                              const Graph& after, const GraphModule* afterModule,
+                              const VerifyOptions& options) {
+  try {
+    return verifyGraphs(before, beforeModule, after, afterModule, options);
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    return Error{"cannot compare the graphs' values: " + message.substr(0, message.find('\n'))};
+  }
+}
+
 Result<Verdict> verify(const Graph& before, const Graph& after, const VerifyOptions& options) {
-  return verifyGraphs(before, nullptr, after, nullptr, options);
+  return verifyOrError(before, nullptr, after, nullptr, options);
 }
 
 Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
                        const VerifyOptions& options) {
-  return verifyGraphs(before.graph, &before, after.graph, &after, options);
+  return verifyOrError(before.graph, &before, after.graph, &after, options);
 }
 
 Status annotateFromExecution(Graph& graph, uint64_t seed, AnnotationTime when) {
