@@ -840,9 +840,12 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
     if (parameter.type.isTensorLike() || takesTensor(parameter))
       return false;
     bool tensor = false;
+    // Known to be a tensor: annotated as one, or made by a call that returns one. A graph input
+    // without an annotation may be an int (a neighbourhood's stand-in for a size).
     value.forEachNode([&](Node* input) {
-      tensor =
-          tensor || (result_.isTensor(input) && input->type().kind != TypeAnnotation::Kind::Sym);
+      TypeAnnotation::Kind kind = input->type().kind;
+      tensor = tensor || kind == TypeAnnotation::Kind::Tensor ||
+               (input->isCall() && kind != TypeAnnotation::Kind::Sym && result_.isTensor(input));
     });
     return tensor;
   };
