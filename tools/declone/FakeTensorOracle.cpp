@@ -265,9 +265,9 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
   ++requests_;
   std::string request = key;
   request.insert(request.size() - 1, ",\"id\":" + std::to_string(requests_));
-  // The child stops a call at the time limit; twice that (and a second) is for a child stuck
-  // where Python does not run, which only killing it ends.
-  int timeoutMs = limits_.callSeconds > 0 ? static_cast<int>((2 * limits_.callSeconds + 1) * 1000)
+  // The child stops a call at the time limit; twice that and ten seconds (a loaded machine is
+  // slow to answer) is for a child stuck where Python does not run, which only killing it ends.
+  int timeoutMs = limits_.callSeconds > 0 ? static_cast<int>((2 * limits_.callSeconds + 10) * 1000)
                                           : kStartTimeoutMs;
   std::string op = opName(call.text);
   std::optional<std::string> answer = exchange(request, timeoutMs, " (running " + op + ")");

@@ -23,8 +23,8 @@ namespace declone::cli {
 /// An adversary's dump must not hold declone or the machine: the child runs under a memory
 /// limit, a call whose sizes are beyond the script's bounds is not run, and a call that runs
 /// longer than the time limit is stopped by the child; each of these is unknown, with one
-/// warning per op saying why. A child that does not answer within twice the time limit and a
-/// second (stuck where Python does not run) is killed and the oracle gives up, with one
+/// warning per op saying why. A child that does not answer within twice the time limit and
+/// ten seconds (stuck where Python does not run) is killed and the oracle gives up, with one
 /// warning: restarting
 /// would cost an interpreter start (`import torch`, seconds) per such op, and what stops the
 /// Python side once would likely do it again.
