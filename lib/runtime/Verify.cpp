@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 namespace declone::runtime {
 namespace {
@@ -418,24 +419,30 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     if (!attributes.ok())
       return attributes.error();
     uint64_t seed = options.seed + trial;
-    using detail::UninitializedFill;
-    Result<Run> beforeRun = run(before, beforeModule, *inputs, seed, UninitializedFill::Zeros);
-    if (!beforeRun.ok())
-      return beforeRun.error();
-    Result<Run> afterRun = run(after, afterModule, *inputs, seed, UninitializedFill::Zeros);
-    if (!afterRun.ok())
-      return afterRun.error();
-    std::optional<Run> beforeOnes, afterOnes;
+    // Both graphs with one fill: the original, then the rewrite.
+    auto runBoth = [&](detail::UninitializedFill fill) -> Result<std::pair<Run, Run>> {
+      Result<Run> original = run(before, beforeModule, *inputs, seed, fill);
+      if (!original.ok())
+        return original.error();
+      Result<Run> rewrite = run(after, afterModule, *inputs, seed, fill);
+      if (!rewrite.ok())
+        return rewrite.error();
+      return std::pair(std::move(original).value(), std::move(rewrite).value());
+    };
+    Result<std::pair<Run, Run>> zeros = runBoth(detail::UninitializedFill::Zeros);
+    if (!zeros.ok())
+      return zeros.error();
+    const Run& beforeRun = zeros->first;
+    const Run& afterRun = zeros->second;
+    std::optional<std::pair<Run, Run>> ones;
     if (twoFills) {
-      Result<Run> beforeRunOnes = run(before, beforeModule, *inputs, seed, UninitializedFill::Ones);
-      if (!beforeRunOnes.ok())
-        return beforeRunOnes.error();
-      Result<Run> afterRunOnes = run(after, afterModule, *inputs, seed, UninitializedFill::Ones);
-      if (!afterRunOnes.ok())
-        return afterRunOnes.error();
-      beforeOnes = std::move(beforeRunOnes).value();
-      afterOnes = std::move(afterRunOnes).value();
+      Result<std::pair<Run, Run>> onesRuns = runBoth(detail::UninitializedFill::Ones);
+      if (!onesRuns.ok())
+        return onesRuns.error();
+      ones = std::move(onesRuns).value();
     }
+    const Run* beforeOnes = ones ? &ones->first : nullptr;
+    const Run* afterOnes = ones ? &ones->second : nullptr;
     ++verdict.trialsRun;
     if (options.trialDone)
       options.trialDone();
@@ -449,8 +456,8 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
         verdict.difference += " (with " + symbols + ")";
       return verdict;
     };
-    const std::vector<c10::IValue>& afterOutputs = afterRun->outputs;
-    const std::vector<c10::IValue>& beforeOutputs = beforeRun->outputs;
+    const std::vector<c10::IValue>& afterOutputs = afterRun.outputs;
+    const std::vector<c10::IValue>& beforeOutputs = beforeRun.outputs;
     if (afterOutputs.size() != beforeOutputs.size())
       return differ("outputs: " + std::to_string(afterOutputs.size()) +
                     " != " + std::to_string(beforeOutputs.size()));
@@ -475,28 +482,27 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     for (size_t i = 0; i < placeholders.size(); ++i) {
       if (i < options.donated.size() && options.donated[i])
         continue; // the caller does not look at a donated input again
-      std::string difference =
-          compare("input " + std::to_string(i) + " (" + std::string(placeholders[i]->name()) + ")",
-                  afterRun->inputs.values[i].value,
-                  afterOnes ? &afterOnes->inputs.values[i].value : nullptr,
-                  beforeRun->inputs.values[i].value,
-                  beforeOnes ? &beforeOnes->inputs.values[i].value : nullptr,
-                  [&](SourceNames& names) { return names.input(i); });
+      std::string difference = compare(
+          "input " + std::to_string(i) + " (" + std::string(placeholders[i]->name()) + ")",
+          afterRun.inputs.values[i].value, afterOnes ? &afterOnes->inputs.values[i].value : nullptr,
+          beforeRun.inputs.values[i].value,
+          beforeOnes ? &beforeOnes->inputs.values[i].value : nullptr,
+          [&](SourceNames& names) { return names.input(i); });
       if (!difference.empty())
         return differ(difference + " after the call");
     }
     // Module state: the caller sees its final contents, like an input it did not donate.
-    for (const auto& [path, attribute] : beforeRun->inputs.attributes) {
+    for (const auto& [path, attribute] : beforeRun.inputs.attributes) {
       std::string difference = compare(
-          "attribute self." + path, afterRun->inputs.attributes.at(path).value,
+          "attribute self." + path, afterRun.inputs.attributes.at(path).value,
           afterOnes ? &afterOnes->inputs.attributes.at(path).value : nullptr, attribute.value,
           beforeOnes ? &beforeOnes->inputs.attributes.at(path).value : nullptr,
           [&, &path = path](SourceNames& names) { return names.attribute(path); });
       if (!difference.empty())
         return differ(difference + " after the call");
     }
-    std::string aliasing = compareAliasing(afterOutputs, beforeOutputs, afterRun->inputs,
-                                           beforeRun->inputs, options.donated);
+    std::string aliasing = compareAliasing(afterOutputs, beforeOutputs, afterRun.inputs,
+                                           beforeRun.inputs, options.donated);
     if (!aliasing.empty())
       return differ(aliasing);
   }
