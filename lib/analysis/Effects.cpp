@@ -833,33 +833,20 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
             {node, input, (flags & TargetEffects::kChangesLayout) == 0});
     });
   };
-  // A tensor where PyTorch passes none (a Storage, an int) is beyond the schema: what the
-  // kernel does with it (set_.source_Storage shares its memory) is unknown, never a read.
-  auto wrongKind = [&](const Arg& value, size_t index) {
-    const SchemaArgument& parameter = schema.arguments[index];
-    if (parameter.type.isTensorLike() || takesTensor(parameter))
-      return false;
-    bool tensor = false;
-    // Known to be a tensor: annotated as one, or made by a call that returns one. A graph input
-    // without an annotation may be an int (a neighbourhood's stand-in for a size).
-    value.forEachNode([&](Node* input) {
-      TypeAnnotation::Kind kind = input->type().kind;
-      tensor = tensor || kind == TypeAnnotation::Kind::Tensor ||
-               (input->isCall() && kind != TypeAnnotation::Kind::Sym && result_.isTensor(input));
-    });
-    return tensor;
-  };
-  auto wrongKindReason = [&](size_t index) {
-    const SchemaArgument& argument = schema.arguments[index];
-    return "a tensor is passed as '" + argument.name + "', a " + argument.type.text() + " of " +
-           schema.fullName();
+  // Known to be a tensor: annotated as one, or made by a call that returns one. A graph input
+  // without an annotation may be an int (a neighbourhood's stand-in for a size).
+  auto knownTensor = [&](const Node* input) {
+    TypeAnnotation::Kind kind = input->type().kind;
+    return kind == TypeAnnotation::Kind::Tensor ||
+           (input->isCall() && kind != TypeAnnotation::Kind::Sym && result_.isTensor(input));
   };
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= schema.arguments.size() && !schema.isVararg)
       return makeUnknownOwned(
           node, effects, "more arguments than the schema of " + schema.fullName() + " declares");
-    if (i < schema.arguments.size() && wrongKind(args[i], i))
-      return makeUnknownOwned(node, effects, wrongKindReason(i));
+    if (i < schema.arguments.size())
+      if (std::string why = tensorWhereNoneIsTaken(schema, i, args[i], knownTensor); !why.empty())
+        return makeUnknownOwned(node, effects, std::move(why));
     bind(args[i], i < schema.arguments.size() ? std::optional<size_t>(i) : std::nullopt);
   }
   for (const KwArg& kwarg : kwargs) {
@@ -868,8 +855,9 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
       return makeUnknownOwned(node, effects,
                               "keyword '" + std::string(kwarg.name) + "' is not in the schema of " +
                                   schema.fullName());
-    if (wrongKind(kwarg.value, *index))
-      return makeUnknownOwned(node, effects, wrongKindReason(*index));
+    if (std::string why = tensorWhereNoneIsTaken(schema, *index, kwarg.value, knownTensor);
+        !why.empty())
+      return makeUnknownOwned(node, effects, std::move(why));
     bind(kwarg.value, index);
   }
 

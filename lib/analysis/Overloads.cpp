@@ -95,6 +95,19 @@ std::vector<const OpSchema*> overloadsOf(const Target& target, const SchemaRegis
   return overloads;
 }
 
+std::string tensorWhereNoneIsTaken(const OpSchema& schema, size_t index, const Arg& value,
+                                   const std::function<bool(const Node*)>& isTensor) {
+  const SchemaArgument& parameter = schema.arguments[index];
+  if (parameter.type.isTensorLike() || takesTensor(parameter))
+    return {};
+  bool tensor = false;
+  value.forEachNode([&](const Node* input) { tensor = tensor || isTensor(input); });
+  if (!tensor)
+    return {};
+  return "a tensor is passed as '" + parameter.name + "', a " + parameter.type.text() + " of " +
+         schema.fullName();
+}
+
 std::optional<BoundOverload> bindOverload(const OpSchema& schema, const Node& call,
                                           std::vector<Arg>& storage,
                                           const std::function<bool(const Node*)>& isTensor) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace declone {
@@ -28,6 +29,14 @@ struct BoundOverload {
 /// Whether PyTorch passes a tensor to `parameter`: `Tensor`, `Tensor?`, a `Scalar` (a one-element
 /// tensor's value) and type variables take one; `int`, `Storage`, `t[]` do not.
 [[nodiscard]] bool takesTensor(const SchemaArgument& parameter);
+
+/// Why `value` is beyond what `schema`'s argument `index` says: it passes a tensor (one that
+/// `isTensor` knows is one) where PyTorch passes none (a Storage, an int), and what the kernel
+/// does with it (set_.source_Storage shares its memory) is unknown, never a read. Empty when
+/// it does not.
+[[nodiscard]] std::string tensorWhereNoneIsTaken(const OpSchema& schema, size_t index,
+                                                 const Arg& value,
+                                                 const std::function<bool(const Node*)>& isTensor);
 
 /// The arguments of `call` (a call of an overloadsOf target) as `schema` would take them, or
 /// nullopt where PyTorch would not pick `schema` for them: more positional arguments than it
