@@ -22,8 +22,13 @@ DEBIAN_PACKAGES := \
 # requirements.txt. CPU wheels only: a plain `pip install torch` would fetch a CUDA build.
 VENV ?= .venv
 VENV_PYTHON := $(CURDIR)/$(VENV)/bin/python
+# The vLLM tests' interpreter: the real vLLM 0.33.0 with torch 2.13 in a venv of its own (vLLM
+# pins an older transformers than the model suite), everything installed --no-deps from
+# requirements-vllm.txt, which pins each package.
+VLLM_VENV ?= .venv-vllm
+VLLM_PYTHON := $(CURDIR)/$(VLLM_VENV)/bin/python
 
-.PHONY: all deps debian-packages venv configure build test demo bench fuzz format clean audit \
+.PHONY: all deps debian-packages venv venv-vllm configure build test demo bench fuzz format clean audit \
 	schemas
 
 all: build
@@ -42,21 +47,34 @@ debian-packages:
 
 venv: $(VENV)/.requirements
 
+venv-vllm: $(VLLM_VENV)/.requirements
+
 $(VENV)/.requirements: requirements.txt
 	[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
 	$(VENV_PYTHON) -m pip install --quiet --upgrade-strategy only-if-needed -r requirements.txt
 	cp requirements.txt $@
 
+$(VLLM_VENV)/.requirements: requirements-vllm.txt
+	[ -x $(VLLM_PYTHON) ] || python3 -m venv $(VLLM_VENV)
+	$(VLLM_PYTHON) -m pip install --quiet --no-deps -r requirements-vllm.txt
+	cp requirements-vllm.txt $@
+
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DDECLONE_VENV_PYTHON=$(VENV_PYTHON) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DDECLONE_VENV_PYTHON=$(VENV_PYTHON) \
+	  -DDECLONE_VLLM_PYTHON=$(VLLM_PYTHON) $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/build.ninja
 
 build: configure
 	cmake --build $(BUILD)
 
-test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j2
+# On failure the failing tests' own summary lines (pytest's FAILED/ERROR, gtest's, lit's) are
+# printed again at the end, where a reader of the log's tail sees them.
+test: build venv-vllm
+	ctest --test-dir $(BUILD) --output-on-failure -j2 || { \
+	  echo '--- what the failing tests said:'; \
+	  grep -a -E '^(FAILED|ERROR) |\[  FAILED  \]|^(FAIL|XPASS|UNRESOLVED): ' \
+	    $(BUILD)/Testing/Temporary/LastTest.log | sort -u | tail -40; exit 1; }
 
 demo: build
 	@echo '$$ declone opt examples/mamba_slice.fx --remarks --stats'

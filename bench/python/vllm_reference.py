@@ -1,4 +1,4 @@
-"""A Python restatement of vLLM's UnsafeCloneEliminationPass, with its layout fix.
+"""A Python restatement of vLLM's UnsafeCloneEliminationPass, releases 0.33.0 and 0.32.0.
 
 Written from DESIGN.md section 4 ("vllm" mode), as the yardstick that declone's vllm mode is
 compared against (decision for decision, in test/python) and timed against (clone_pass_bench.py).
@@ -9,7 +9,11 @@ auto_functionalized are not writes) are its writers. The clone is kept if its la
 from the original's (compared only when both nodes carry metadata), or if there is a writer
 and either a user of the original comes after it or the original is a placeholder that is not
 donated. Otherwise every use of the clone becomes a use of the original and the clone is erased.
-Node positions are numbered once, before anything is removed, as vLLM does.
+Node positions are numbered once, before anything is removed, as vLLM does. 0.33.0 also keeps
+a clone nobody writes when the clone's storage is a graph output's and the original's is a graph
+input's or an output's (``would_alias_graph_io``; a node without a tensor value counts as
+sharing). test/vllm holds declone's vllm modes to the real vLLM; this restatement serves the
+interpreters that have no vLLM (Debian's torch 1.13) and the benchmark.
 
 Where vLLM asserts (a writer without an OpOverload target, more positional arguments than the
 schema, more than one writer), this restatement keeps the clone instead, as declone's vllm mode
@@ -85,8 +89,29 @@ def _layout_changes(clone, original):
     return a[1] is not None and b[1] is not None and a[1] != b[1]
 
 
-def vllm_clone_elimination(graph, donated_input_ids=()):
-    """Rewrites ``graph`` (a torch.fx.Graph) in place; returns one VllmDecision per clone."""
+def _storage(node):
+    """torch._inductor.fx_utils.get_node_storage, which torch 1.13 lacks."""
+    value = node.meta.get("val")
+    if not isinstance(value, torch.Tensor):
+        return None
+    storage = value.untyped_storage() if hasattr(value, "untyped_storage") else value.storage()
+    return storage._cdata
+
+
+def _would_alias_graph_io(clone, original):
+    clone_storage, original_storage = _storage(clone), _storage(original)
+    if clone_storage is None or original_storage is None:
+        return True
+    graph = clone.graph
+    output = next(node for node in reversed(graph.nodes) if node.op == "output")
+    outputs = {_storage(node) for node in output.all_input_nodes}
+    inputs = {_storage(node) for node in graph.nodes if node.op == "placeholder"}
+    return clone_storage in outputs and original_storage in inputs | outputs
+
+
+def vllm_clone_elimination(graph, donated_input_ids=(), release="0.33"):
+    """Rewrites ``graph`` (a torch.fx.Graph) in place as vLLM ``release`` ("0.33" or "0.32")
+    does; returns one VllmDecision per clone."""
     donated = set(donated_input_ids)
     node_to_idx = {node: i for i, node in enumerate(graph.nodes)}
     decisions = []
@@ -119,6 +144,9 @@ def vllm_clone_elimination(graph, donated_input_ids=()):
             if original.op == "placeholder" and node_to_idx[original] not in donated:
                 decisions.append(VllmDecision(node.name, "kept", "non-donated input"))
                 continue
+        elif release != "0.32" and _would_alias_graph_io(node, original):
+            decisions.append(VllmDecision(node.name, "kept", "would alias graph io"))
+            continue
         node.replace_all_uses_with(original)
         graph.erase_node(node)
         decisions.append(VllmDecision(node.name, "removed"))

@@ -472,6 +472,9 @@ std::optional<Layout> LayoutAnalysis::Impl::compute(const Node* node) const {
 
 std::optional<std::span<const SymExpr>>
 LayoutAnalysis::Impl::inferredStrides(const Node* node, std::span<const SymExpr> sizes) const {
+  // A tensor without dimensions has no strides to know (dumps print `f32[]` for `f32[][]`).
+  if (sizes.empty())
+    return std::span<const SymExpr>();
   if (node->kind() == Node::Kind::Placeholder || node->kind() == Node::Kind::GetAttr) {
     if (!options_.assumeDenseInputs)
       return std::nullopt;

@@ -28,6 +28,40 @@ std::string_view reasonCode(KeepReason reason) {
   return "unknown";
 }
 
+std::string_view modeName(CloneEliminationMode mode) {
+  switch (mode) {
+  case CloneEliminationMode::Safe:
+    return "safe";
+  case CloneEliminationMode::Vllm:
+    return "vllm";
+  case CloneEliminationMode::Vllm032:
+    return "vllm-0.32";
+  }
+  return "safe";
+}
+
+std::optional<CloneEliminationMode> parseMode(std::string_view name) {
+  for (CloneEliminationMode mode :
+       {CloneEliminationMode::Safe, CloneEliminationMode::Vllm, CloneEliminationMode::Vllm032})
+    if (name == modeName(mode))
+      return mode;
+  if (name == "vllm-0.33")
+    return CloneEliminationMode::Vllm;
+  return std::nullopt;
+}
+
+std::string_view vllmVersion(CloneEliminationMode mode) {
+  switch (mode) {
+  case CloneEliminationMode::Safe:
+    return {};
+  case CloneEliminationMode::Vllm:
+    return "0.33.0";
+  case CloneEliminationMode::Vllm032:
+    return "0.32.0";
+  }
+  return {};
+}
+
 CloneEliminationStats& CloneEliminationStats::operator+=(const CloneEliminationStats& other) {
   clones += other.clones;
   removed += other.removed;
@@ -181,6 +215,14 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
   return {std::nullopt, wantDetail ? basis() : std::string()};
 }
 
+std::string CloneRewriter::withSource(std::string detail) const {
+  if (reproduces_.empty())
+    return detail;
+  if (detail.empty())
+    return reproduces_ + "'s decision";
+  return detail + " (" + reproduces_ + "'s decision)";
+}
+
 void CloneRewriter::keep(const Node* clone, KeepReason reason, std::string detail) {
   if (collectRemarks_) {
     Remark remark;
@@ -188,7 +230,7 @@ void CloneRewriter::keep(const Node* clone, KeepReason reason, std::string detai
     remark.line = clone->line();
     remark.decision = Remark::Decision::Kept;
     remark.reason = std::string(reasonCode(reason));
-    remark.detail = std::move(detail);
+    remark.detail = withSource(std::move(detail));
     result_.remarks.push_back(std::move(remark));
   }
   ++result_.stats.clones;
@@ -201,7 +243,7 @@ void CloneRewriter::remove(Node* clone, Node* source, std::string detail) {
     remark.node = std::string(clone->name());
     remark.line = clone->line();
     remark.decision = Remark::Decision::Removed;
-    remark.detail = std::move(detail);
+    remark.detail = withSource(std::move(detail));
     result_.remarks.push_back(std::move(remark));
   }
   ++result_.stats.clones;

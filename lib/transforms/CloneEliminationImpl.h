@@ -35,8 +35,12 @@ struct LayoutVerdict {
 /// the statistics for every decision, kept or removed.
 class CloneRewriter {
 public:
-  CloneRewriter(Graph& graph, CloneEliminationResult& result, bool collectRemarks)
-      : graph_(graph), result_(result), collectRemarks_(collectRemarks) {}
+  /// `reproduces`: the pass whose decisions these are ("vLLM 0.33.0"), named in every remark;
+  /// empty for declone's own.
+  CloneRewriter(Graph& graph, CloneEliminationResult& result, bool collectRemarks,
+                std::string reproduces = {})
+      : graph_(graph), result_(result), collectRemarks_(collectRemarks),
+        reproduces_(std::move(reproduces)) {}
 
   /// Makes room for the remarks of `clones` clones at once: growing by doubling would, at the
   /// last step, hold up to three times their size (remarks are 112 bytes each).
@@ -56,9 +60,12 @@ public:
   void remove(Node* clone, Node* source, std::string detail = {});
 
 private:
+  [[nodiscard]] std::string withSource(std::string detail) const;
+
   Graph& graph_;
   CloneEliminationResult& result_;
   bool collectRemarks_;
+  std::string reproduces_;
 };
 
 /// `subgraphs`: the summaries of the nested subgraphs the graph calls, or nullptr.

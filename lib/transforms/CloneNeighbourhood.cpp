@@ -88,12 +88,12 @@ public:
     // Safe mode closes over the storages of the clones and sources: up to what a member may be
     // a view of, down to what may be a view of a member. Every user of a member is taken in:
     // it reads, writes or returns the member's storage. vLLM's rules look at the clones' and
-    // sources' users only.
+    // sources' users only (0.32's; 0.33's output check needs the whole graph).
     std::vector<uint32_t> users;
     while (!worklist_.empty()) {
       uint32_t member = worklist_.back();
       worklist_.pop_back();
-      if (mode_ == CloneEliminationMode::Vllm) {
+      if (mode_ != CloneEliminationMode::Safe) {
         source_.users(member, users);
         for (uint32_t user : users)
           roles_[user] = NeighbourhoodRole::Imported;

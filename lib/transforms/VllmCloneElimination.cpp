@@ -1,13 +1,16 @@
-// The vllm mode: vLLM's UnsafeCloneEliminationPass with its layout fix, minus its assertions.
+// The vllm modes: vLLM's UnsafeCloneEliminationPass of a named release, minus its assertions.
 //
 // vLLM removes `c = clone(a)` unless a direct user of c writes it through a positional argument
 // (per the op schema; auto_functionalized and the output do not count) and then either a user
 // of `a` comes after that write, or `a` is a placeholder that is not donated. Layouts are
-// compared only when both nodes carry metadata. Where vLLM would fail an assertion (a user
-// without an OpOverload target, more than one write, more arguments than the schema, a clone
-// whose input is not a node), this mode keeps the clone with the code `unsupported` and says
-// which assertion.
+// compared only when both nodes carry metadata. 0.33.0 adds `would_alias_graph_io`: a clone
+// nobody writes stays when its storage is a graph output's and `a`'s is a graph input's or an
+// output's (a node without a tensor value counts as sharing). Where vLLM would fail an assertion
+// (a user without an OpOverload target, more than one write, more arguments than the schema, a
+// clone whose input is not a node), these modes keep the clone with the code `unsupported` and
+// say which assertion. Every remark names the release it reproduces.
 #include "CloneEliminationImpl.h"
+#include "declone/analysis/AliasAnalysis.h"
 
 #include <algorithm>
 
@@ -55,20 +58,86 @@ WriteCheck userWritesNode(const Node* user, const Node* clone, const SchemaRegis
   return {};
 }
 
+/// vLLM 0.33's would_alias_graph_io, with FakeTensor storages read as the alias analysis's: a
+/// value has one when its annotation is a tensor's (vLLM reads meta["val"]), and the outputs
+/// are those of the graph as rewritten so far.
+class GraphIoStorages {
+public:
+  GraphIoStorages(const Graph& graph, const AliasAnalysis& alias) : graph_(graph), alias_(alias) {
+    for (const Node* placeholder : graph.placeholders())
+      if (std::optional<AliasAnalysis::StorageId> storage = storageOf(placeholder))
+        inputs_.push_back(*storage);
+  }
+
+  [[nodiscard]] bool wouldAlias(const Node* clone, const Node* source) const {
+    std::optional<AliasAnalysis::StorageId> cloneStorage = storageOf(clone);
+    std::optional<AliasAnalysis::StorageId> sourceStorage = storageOf(source);
+    if (!cloneStorage || !sourceStorage)
+      return true;
+    bool cloneReturned = false, sourceShared = contains(inputs_, *sourceStorage);
+    graph_.output()->forEachInput([&](const Node* value) {
+      std::optional<AliasAnalysis::StorageId> storage = storageOf(value);
+      cloneReturned = cloneReturned || storage == cloneStorage;
+      sourceShared = sourceShared || storage == sourceStorage;
+    });
+    return cloneReturned && sourceShared;
+  }
+
+  /// Why wouldAlias() holds, for the remark.
+  [[nodiscard]] std::string detail(const Node* clone, const Node* source) const {
+    for (const Node* node : {clone, source})
+      if (!storageOf(node))
+        return "vLLM cannot tell the storage of " + std::string(node->name()) +
+               " (no tensor value) and takes it as shared with a graph input or output";
+    return std::string(clone->name()) + " is returned, and " + std::string(source->name()) +
+           " shares storage with a graph input or another output";
+  }
+
+private:
+  [[nodiscard]] std::optional<AliasAnalysis::StorageId> storageOf(const Node* node) const {
+    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+      return std::nullopt;
+    AliasAnalysis::StorageId storage = alias_.storageOf(node);
+    if (storage == AliasAnalysis::kNoStorage)
+      return std::nullopt;
+    return storage;
+  }
+  static bool contains(const std::vector<AliasAnalysis::StorageId>& set,
+                       AliasAnalysis::StorageId storage) {
+    return std::find(set.begin(), set.end(), storage) != set.end();
+  }
+
+  const Graph& graph_;
+  const AliasAnalysis& alias_;
+  std::vector<AliasAnalysis::StorageId> inputs_;
+};
+
 } // namespace
 
 CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& options,
                                const SchemaRegistry& schemas) {
   CloneEliminationResult result;
-  CloneRewriter rewriter(graph, result, options.collectRemarks);
+  CloneRewriter rewriter(graph, result, options.collectRemarks,
+                         "vLLM " + std::string(vllmVersion(options.mode)));
   // vLLM numbers the nodes once, before it removes anything.
   EffectAnalysis effects(graph, schemas);
   LayoutAnalysis layouts(graph, effects, options.layout);
-  std::vector<Node*> placeholders = graph.placeholders();
   std::vector<Node*> clones;
   for (Node* node : graph)
     if (isClone(node))
       clones.push_back(node);
+  std::optional<AliasAnalysis> alias;
+  std::optional<GraphIoStorages> graphIo;
+  if (options.mode == CloneEliminationMode::Vllm) {
+    alias.emplace(graph, effects, options.donated, std::span<const Node* const>(clones));
+    graphIo.emplace(graph, *alias);
+  }
+  // vLLM's donated_input_ids count every node before it: placeholder i is node i while the
+  // placeholders come first, as in every graph FX makes.
+  std::vector<int64_t> position(graph.orderBound(), -1);
+  int64_t index = 0;
+  for (const Node* node : graph)
+    position[node->order()] = index++;
   // The last user of every node, kept current as clones are replaced by their sources, so that
   // "is the source used after the write" needs no scan of the source's users.
   std::vector<const Node*> lastUser(graph.orderBound(), nullptr);
@@ -78,6 +147,11 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
   rewriter.reserve(clones.size());
 
   for (Node* clone : clones) {
+    if (clone->target()->overload.empty()) {
+      rewriter.keep(clone, KeepReason::Unsupported,
+                    "vLLM's pass matches aten.clone.default only, not the overload packet");
+      continue;
+    }
     if (clone->args().empty()) {
       rewriter.keep(clone, KeepReason::Unsupported,
                     "vLLM takes the clone's input from its positional arguments, and it has none");
@@ -134,10 +208,10 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
                           describe(later) + " uses " + std::string(source->name()));
         continue;
       }
-      auto index = std::find(placeholders.begin(), placeholders.end(), source);
-      if (index != placeholders.end()) {
-        size_t position = static_cast<size_t>(index - placeholders.begin());
-        bool donated = position < options.donated.size() && options.donated[position];
+      if (source->isPlaceholder()) {
+        int64_t at = position[source->order()];
+        bool donated = at >= 0 && static_cast<size_t>(at) < options.donated.size() &&
+                       options.donated[static_cast<size_t>(at)];
         if (!donated) {
           rewriter.keep(clone, KeepReason::InputMutation,
                         describe(writer) + " writes " + std::string(clone->name()) + "; " +
@@ -145,6 +219,9 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
           continue;
         }
       }
+    } else if (graphIo && graphIo->wouldAlias(clone, source)) {
+      rewriter.keep(clone, KeepReason::OutputAlias, graphIo->detail(clone, source));
+      continue;
     }
     const Node* cloneLastUser = lastUser[clone->order()];
     if (cloneLastUser &&

@@ -259,14 +259,24 @@ def _donated_indices(graph, donated):
     return [index[d] if isinstance(d, str) else d for d in donated]
 
 
-def eliminate_clones(graph, donated_input_ids=(), mode="safe"):
+def eliminate_clones(graph, donated_input_ids=(), mode="safe", verify=False, seed=0):
     """Removes redundant aten.clone nodes from a live torch.fx.Graph (or GraphModule) in place
     and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
     placeholder; a name (the placeholder's node name or target) may stand for its index. A
-    remark's line is its node's line in ``dumps`` of the graph before."""
+    remark's line is its node's line in ``dumps`` of the graph before.
+
+    ``verify=True`` runs the graph before and after the rewrite with torch (the program's own
+    kernels) on random inputs made from the placeholders' metadata (``seed`` chooses them) and
+    rewrites the graph only when nothing observable changes; otherwise it stays as it was and
+    the clones the rewrite removed are kept, with the reason code ``does-not-verify`` (the
+    first difference) or ``cannot-verify`` (why the graph could not be run)."""
+    if verify:
+        from . import _verify
+        return _verify.eliminate_clones(graph, donated_input_ids, mode, seed, eliminate_clones)
     graph = _graph_of(graph)
     donated_input_ids = _donated_indices(graph, donated_input_ids)
-    _fill_missing_vals(graph)
+    if not mode.startswith("vllm"):  # vLLM's pass reads meta["val"] as it finds it
+        _fill_missing_vals(graph)
     # Only the clones' neighbourhood is read: most nodes of a large graph are far from them.
     imported = _import(graph, True, neighbourhood=mode)
     if not imported.clones:
@@ -297,19 +307,23 @@ class CloneEliminationPass(_PassBase):
     ``donated_input_ids`` are placeholders the caller gives up, by index (every placeholder
     counts) or name; a clone of one may go even if the graph writes it. Inside Inductor none is donated unless you
     say so: the parameters, buffers and user inputs of a forward graph are the caller's, and the
-    saved activations AOTAutograd may free early in a backward graph are not marked in it."""
+    saved activations AOTAutograd may free early in a backward graph are not marked in it.
 
-    def __init__(self, donated_input_ids=(), mode="safe"):
-        if mode not in ("safe", "vllm"):
-            raise ValueError(f"mode must be 'safe' or 'vllm', not {mode!r}")
+    ``verify=True`` (and ``seed``) as in eliminate_clones: each graph is run before and after,
+    and a rewrite that changes anything observable is not made."""
+
+    def __init__(self, donated_input_ids=(), mode="safe", verify=False, seed=0):
+        _declone.check_mode(mode)
         self.donated_input_ids = tuple(donated_input_ids)
         self.mode = mode
+        self.verify, self.seed = bool(verify), seed
         self.remarks = []
         self.runs = []
 
     def __call__(self, graph):
         start = time.perf_counter()
-        self.remarks = eliminate_clones(graph, self.donated_input_ids, self.mode)
+        self.remarks = eliminate_clones(graph, self.donated_input_ids, self.mode,
+                                        verify=self.verify, seed=self.seed)
         seconds = time.perf_counter() - start
         kept = collections.Counter(r.reason for r in self.remarks if r.decision == "kept")
         removed = sum(r.decision == "removed" for r in self.remarks)
@@ -319,7 +333,8 @@ class CloneEliminationPass(_PassBase):
     def uuid(self):
         """Changes when the decisions could: with the mode, the donated inputs and the code
         (this file and the extension)."""
-        return hashlib.sha256(f"{_code_hash()}/{self.mode}/{self.donated_input_ids}"
+        verified = f"/verify/{self.seed}" if self.verify else ""
+        return hashlib.sha256(f"{_code_hash()}/{self.mode}/{self.donated_input_ids}{verified}"
                               .encode()).hexdigest()
 
 
@@ -330,7 +345,9 @@ def _code_hash():
     global _CODE_HASH
     if _CODE_HASH is None:
         digest = hashlib.sha256()
-        for path in (__file__, _declone.__file__):
+        # verify=True decides by _verify.py too.
+        verifier = __file__[:-len("fx.py")] + "_verify.py"
+        for path in (__file__, verifier, _declone.__file__):
             with open(path, "rb") as source:
                 digest.update(source.read())
         _CODE_HASH = digest.hexdigest()

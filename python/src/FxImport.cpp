@@ -47,6 +47,10 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
   forEachCloneAndSource(graph, [&](const Node* node) { consulted[node->order()] = true; });
+  // vLLM 0.33's output check asks which outputs and inputs have a tensor value, and their storage.
+  for (const Node* placeholder : graph.placeholders())
+    consulted[placeholder->order()] = true;
+  graph.output()->forEachInput([&](const Node* value) { consulted[value->order()] = true; });
   // An out= call that writes one of them, and its elements, are the same tensor: LayoutAnalysis
   // compares their sizes with the out argument's to tell whether the call resized it.
   for (const Node* node : graph) {
@@ -414,8 +418,9 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
   // most of the graph, and choosing it would cost more than it saves. (Either way the
   // decisions are the same.)
   constexpr size_t kNodesPerClone = 8;
-  bool partial =
-      neighbourhood && (!wholeWhenDense || imported->clones_ * kNodesPerClone < scanned.size());
+  // vLLM 0.33's output check asks for the storage of every output and input: the whole graph.
+  bool partial = neighbourhood && *neighbourhood != CloneEliminationMode::Vllm &&
+                 (!wholeWhenDense || imported->clones_ * kNodesPerClone < scanned.size());
   std::vector<NeighbourhoodRole> roles;
   if (partial) {
     NeighbourhoodReader reader(*this, scanned);

@@ -17,11 +17,10 @@ using declone::python::TorchTypes;
 namespace {
 
 declone::CloneEliminationMode parseMode(const std::string& mode) {
-  if (mode == "safe")
-    return declone::CloneEliminationMode::Safe;
-  if (mode == "vllm")
-    return declone::CloneEliminationMode::Vllm;
-  throw std::invalid_argument("mode must be 'safe' or 'vllm', not '" + mode + "'");
+  if (std::optional<declone::CloneEliminationMode> parsed = declone::parseMode(mode))
+    return *parsed;
+  throw std::invalid_argument("mode must be " + std::string(declone::kModeNames) + ", not '" +
+                              mode + "'");
 }
 
 std::vector<bool> donatedMask(const declone::Graph& graph, const std::vector<int64_t>& donated) {
@@ -68,11 +67,31 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
 
 PYBIND11_MODULE(_declone, module) {
   module.doc() = "declone's C++ core: the graph, the clone-elimination pass and its remarks";
+  module.def(
+      "check_mode", [](const std::string& mode) { parseMode(mode); }, py::arg("mode"),
+      "Raises ValueError unless `mode` names a clone-elimination mode ('safe', 'vllm' (vLLM "
+      "0.33.0), 'vllm-0.32').");
 
   py::class_<declone::Remark> remark(module, "Remark",
                                      "One clone decision; str() is the text remark of "
                                      "`declone opt --remarks`.");
-  remark.def_readonly("node", &declone::Remark::node)
+  remark
+      .def(py::init([](std::string node, uint32_t line, const std::string& decision,
+                       std::optional<std::string> reason, std::string detail) {
+             if (decision != "removed" && decision != "kept")
+               throw py::value_error("decision must be 'removed' or 'kept'");
+             declone::Remark made;
+             made.node = std::move(node);
+             made.line = line;
+             made.decision = decision == "removed" ? declone::Remark::Decision::Removed
+                                                   : declone::Remark::Decision::Kept;
+             made.reason = std::move(reason);
+             made.detail = std::move(detail);
+             return made;
+           }),
+           py::arg("node"), py::arg("line") = 0, py::arg("decision"),
+           py::arg("reason") = py::none(), py::arg("detail") = "")
+      .def_readonly("node", &declone::Remark::node)
       .def_readonly("line", &declone::Remark::line)
       .def_property_readonly("decision",
                              [](const declone::Remark& self) {

@@ -13,6 +13,8 @@ import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
+from declone import _verify
+
 CLONE = torch.ops.aten.clone.default
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BENCH_DIR = REPO / "bench" / "python"
@@ -80,104 +82,25 @@ def placeholder_names(graph_or_module):
 
 # --- running -------------------------------------------------------------------------------
 
-def copy_input(value):
-    """A copy with its own storage and the same sizes, strides and storage offset."""
-    if not isinstance(value, torch.Tensor):
-        return copy.deepcopy(value)
-    storage = value.storage().clone()
-    out = torch.empty(0, dtype=value.dtype, device=value.device)
-    out.set_(storage, value.storage_offset(), value.size(), value.stride())
-    return out
-
-
-def flatten(value):
-    if isinstance(value, (list, tuple)):
-        return [leaf for item in value for leaf in flatten(item)]
-    return [value]
-
-
-def storage_ptr(t):
-    return t.storage().data_ptr()
-
-
-class Run:
-    """The outputs and the final inputs of one execution."""
-
-    def __init__(self, inputs, outputs):
-        self.inputs, self.outputs = inputs, outputs
-
-    def aliasing(self, donated=()):
-        """Which outputs share storage with which non-donated inputs and with each other."""
-        inputs = {storage_ptr(t): i for i, t in enumerate(self.inputs)
-                  if isinstance(t, torch.Tensor) and i not in donated}
-        facts = set()
-        out_ptrs = {}
-        for k, out in enumerate(self.outputs):
-            if not isinstance(out, torch.Tensor):
-                continue
-            ptr = storage_ptr(out)
-            if ptr in inputs:
-                facts.add(("output", k, "input", inputs[ptr]))
-            for j in out_ptrs.get(ptr, []):
-                facts.add(("output", j, "output", k))
-            out_ptrs.setdefault(ptr, []).append(k)
-        return facts
+# One place for each fact: the copies, the runs and the comparison are those of
+# declone.fx.eliminate_clones(..., verify=True) (declone/_verify.py), which says what differs as
+# `declone verify` does; the tests compare exactly (no tolerance) unless told otherwise.
+copy_input = _verify.copy_value  # a copy with its own storage, the same sizes/strides/offset
+flatten = _verify.flatten
+Run = _verify.Run  # the outputs and the final inputs of one execution
 
 
 def run(gm, inputs, seed=0):
-    copies = [copy_input(t) for t in inputs]
-    torch.manual_seed(seed)
-    with torch.no_grad():
-        outputs = flatten(gm(*copies))
-    return Run(copies, outputs)
-
-
-def _same_tensor(a, b, what, exact):
-    problems = []
-    if a.shape != b.shape:
-        problems.append(f"{what}: shape {tuple(b.shape)} != {tuple(a.shape)}")
-        return problems
-    if a.dtype != b.dtype:
-        problems.append(f"{what}: dtype {b.dtype} != {a.dtype}")
-        return problems
-    if a.stride() != b.stride():
-        problems.append(f"{what}: stride {b.stride()} != {a.stride()}")
-    if a.storage_offset() != b.storage_offset():
-        problems.append(f"{what}: storage offset {b.storage_offset()} != {a.storage_offset()}")
-    try:
-        if exact:
-            torch.testing.assert_close(b, a, rtol=0, atol=0, equal_nan=True)
-        else:
-            torch.testing.assert_close(b, a, equal_nan=True)
-    except AssertionError as e:
-        problems.append(f"{what}: values differ: {str(e).splitlines()[0:3]}")
-    return problems
+    """Runs ``gm`` on copies of ``inputs`` (seeded, autograd off)."""
+    return _verify.run_callable(gm, inputs, seed)
 
 
 def compare_runs(before, after, donated=(), check_aliasing=True, exact=True):
     """Differences between two runs of the same program on copies of the same inputs: every
     output's values, sizes, strides and storage offset; every non-donated input's final
     contents; which outputs alias non-donated inputs or each other."""
-    problems = []
-    if len(before.outputs) != len(after.outputs):
-        return [f"{len(after.outputs)} outputs != {len(before.outputs)}"]
-    for k, (a, b) in enumerate(zip(before.outputs, after.outputs)):
-        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
-            problems += _same_tensor(a, b, f"output {k}", exact)
-        elif a != b:
-            problems.append(f"output {k}: {b!r} != {a!r}")
-    for i, (a, b) in enumerate(zip(before.inputs, after.inputs)):
-        if i in donated or not isinstance(a, torch.Tensor):
-            continue
-        problems += [p.replace("values differ", "final contents differ")
-                     for p in _same_tensor(a, b, f"input {i}", exact)]
-    if check_aliasing:
-        fa, fb = before.aliasing(donated), after.aliasing(donated)
-        for fact in sorted(fb - fa):
-            problems.append("new alias: %s %d aliases %s %d" % fact)
-        for fact in sorted(fa - fb):
-            problems.append("lost alias: %s %d aliases %s %d" % fact)
-    return problems
+    return _verify.differences(before, after, donated, exact=exact, aliasing=check_aliasing,
+                               every=True)
 
 
 def recompile(gm):

@@ -109,9 +109,10 @@ def test_a_call_over_the_time_limit_is_stopped_and_the_next_one_runs():
         "call": f"torch.ops.aten.tensor_split.indices(t0, [{indices}])",
         "tensors": [tall(4096)]}, 0.1, 0)
     assert reply == {"declined": "it took more than 0.1 s under FakeTensor"}
+    # The next call has time enough for a loaded machine (CTest runs two suites at once).
     reply = oracle.run_limited(torch, FakeTensorMode, {
-        "call": "torch.ops.aten.tril.default(t0, 1)", "tensors": [transposed()]}, 0.1, 0)
-    assert reply["results"][0]["strides"] == [4, 1]
+        "call": "torch.ops.aten.tril.default(t0, 1)", "tensors": [transposed()]}, 60, 0)
+    assert reply["results"][0]["strides"] == [4, 1], reply
 
 
 def test_running_out_of_memory_is_a_declined_call():

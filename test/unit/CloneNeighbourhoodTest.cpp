@@ -51,7 +51,7 @@ TEST_P(NeighbourhoodOfFile, DecidesAsTheWholeGraph) {
 INSTANTIATE_TEST_SUITE_P(Files, NeighbourhoodOfFile,
                          ::testing::Combine(::testing::ValuesIn(graphFiles()),
                                             ::testing::Values(CloneEliminationMode::Safe,
-                                                              CloneEliminationMode::Vllm)),
+                                                              CloneEliminationMode::Vllm032)),
                          fileAndModeTestName);
 
 /// The roles of the named nodes of `text`'s graph in `mode`'s neighbourhood.
@@ -77,7 +77,7 @@ TEST(CloneNeighbourhood, LeavesOutWhatNoDecisionDependsOn) {
         return (add, relu)
 )");
   ASSERT_TRUE(file);
-  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm032}) {
     std::map<std::string, NeighbourhoodRole> roles = rolesOf(*file, mode);
     EXPECT_EQ(roles["clone"], NeighbourhoodRole::Imported);
     EXPECT_EQ(roles["arg0_1"], NeighbourhoodRole::Imported); // the source
@@ -132,7 +132,7 @@ TEST(CloneNeighbourhood, NegativeIndexCountsFromTheEnd) {
   EXPECT_EQ(roles["getitem_1"], NeighbourhoodRole::Imported);
   EXPECT_EQ(roles["add_"], NeighbourhoodRole::Imported);
   EXPECT_EQ(roles["getitem_2"], NeighbourhoodRole::Absent);
-  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm032}) {
     auto fresh = parseOrFail(text);
     ASSERT_TRUE(fresh);
     NeighbourhoodCheck check = checkNeighbourhood(*fresh->modules.front(), mode);
@@ -409,7 +409,7 @@ class NeighbourhoodClosure : public ::testing::TestWithParam<ClosureCase> {};
 TEST_P(NeighbourhoodClosure, DecidesAsTheWholeGraph) {
   const ClosureCase& closure = GetParam();
   SCOPED_TRACE(closure.why);
-  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm}) {
+  for (CloneEliminationMode mode : {CloneEliminationMode::Safe, CloneEliminationMode::Vllm032}) {
     auto file = parseOrFail(closure.text);
     ASSERT_TRUE(file);
     NeighbourhoodCheck check = checkNeighbourhood(*file->modules.front(), mode);

@@ -10,9 +10,12 @@
 namespace declone::cli {
 
 void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
-  parser.option("--mode", "safe|vllm",
-                "safe: every rule of the design (default); vllm: vLLM's UnsafeCloneEliminationPass",
-                &mode);
+  parser.option(
+      "--mode", "safe|vllm|vllm-0.32",
+      "safe: every rule of the design (default); vllm: the\n"
+      "                          UnsafeCloneEliminationPass of vLLM 0.33.0; vllm-0.32: that\n"
+      "                          of vLLM 0.32.0 (no check that outputs gain aliases)",
+      &mode);
   if (withDonated)
     parser.option("--donated", "LIST",
                   "donated placeholders, by index (Sym ones counted) or name, comma separated",
@@ -52,12 +55,10 @@ bool CloneFlags::prepare() {
     return false;
   if (fakeTensor)
     oracle_ = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
-  if (mode == "safe") {
-    mode_ = CloneEliminationMode::Safe;
-  } else if (mode == "vllm") {
-    mode_ = CloneEliminationMode::Vllm;
+  if (std::optional<CloneEliminationMode> parsed = parseMode(mode)) {
+    mode_ = *parsed;
   } else {
-    reportUsageError("--mode must be 'safe' or 'vllm', not '" + mode + "'");
+    reportUsageError("--mode must be " + std::string(kModeNames) + ", not '" + mode + "'");
     return false;
   }
   if (schemaFiles.empty())

@@ -20,7 +20,7 @@ std::string statsJson(const CloneEliminationStats& stats, CloneEliminationMode m
   std::string kept;
   for (size_t i = 0; i < kNumKeepReasons; ++i) {
     auto reason = static_cast<KeepReason>(i);
-    if (reason == KeepReason::Unsupported && mode != CloneEliminationMode::Vllm)
+    if (reason == KeepReason::Unsupported && mode == CloneEliminationMode::Safe)
       continue;
     kept += (kept.empty() ? "" : ", ") + field(reasonCode(reason), stats.kept[i]);
   }
@@ -41,7 +41,7 @@ void printStats(const CloneEliminationStats& stats, CloneEliminationMode mode) {
   row(stats.dead, "  of which dead (no users)");
   for (size_t i = 0; i < kNumKeepReasons; ++i) {
     auto reason = static_cast<KeepReason>(i);
-    if (reason == KeepReason::Unsupported && mode != CloneEliminationMode::Vllm)
+    if (reason == KeepReason::Unsupported && mode == CloneEliminationMode::Safe)
       continue; // a code of vllm mode only
     row(stats.kept[i], "clones kept [" + std::string(reasonCode(reason)) + "]");
   }

@@ -34,10 +34,21 @@ inline constexpr size_t kNumKeepReasons = 8;
 enum class CloneEliminationMode : uint8_t {
   /// Every rule of DESIGN.md section 4.
   Safe,
-  /// vLLM's UnsafeCloneEliminationPass (with its layout fix), decision for decision, minus the
-  /// assertions: where vLLM would crash the clone is kept and the remark says why.
+  /// vLLM 0.33.0's UnsafeCloneEliminationPass, decision for decision, minus the assertions:
+  /// where vLLM would crash the clone is kept and the remark says why.
   Vllm,
+  /// vLLM 0.32.0's pass: 0.33.0's without `would_alias_graph_io` (the seed's version).
+  Vllm032,
 };
+
+/// The mode's name on the command line and in Python: "safe", "vllm", "vllm-0.32".
+[[nodiscard]] std::string_view modeName(CloneEliminationMode mode);
+/// The mode a name (or "vllm-0.33", vllm's other name) stands for.
+[[nodiscard]] std::optional<CloneEliminationMode> parseMode(std::string_view name);
+/// The names parseMode() takes, for messages and help texts.
+inline constexpr std::string_view kModeNames = "'safe', 'vllm' (vLLM 0.33.0) or 'vllm-0.32'";
+/// The vLLM release a vLLM mode reproduces ("0.33.0"); empty for the safe mode.
+[[nodiscard]] std::string_view vllmVersion(CloneEliminationMode mode);
 
 struct CloneEliminationOptions {
   CloneEliminationMode mode = CloneEliminationMode::Safe;

@@ -74,7 +74,8 @@ enum class NeighbourhoodRole : uint8_t {
 ///   in-place results, getitem, and conservatively every argument of a call with unknown
 ///   effects; every node that references such a value (so every read, write and return of
 ///   those storages).
-/// - Vllm: the clones, their sources and their direct users, which is all vLLM's rules look at.
+/// - Vllm032: the clones, their sources and their direct users, which is all vLLM 0.32's rules
+///   look at. (0.33's output check reads every output and input: import the whole graph.)
 /// In both, every value the clones and sources are made from, transitively (LayoutAnalysis
 /// works out what their annotations leave out from those: an auto_functionalized copy's
 /// argument, a view's base, an out= argument), with the ops that may change one of their layouts

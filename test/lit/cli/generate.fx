@@ -31,7 +31,7 @@
 # ZSH: 'opt:remove redundant clones
 # ZSH: '(-o --output)'{-o,--output}'[write the graph to OUT instead of standard output]:OUT:_files'
 # ZSH: '--mode=[safe
-# ZSH-SAME: :(safe vllm)'
+# ZSH-SAME: :(safe vllm vllm-0.32)'
 # RUN: %expect-exit 2 %declone generate fish 2>&1 | %FileCheck %s --check-prefix=BAD
 # BAD: declone generate: error: expected 'man', 'bash' or 'zsh', not 'fish'
 def forward(self, x):

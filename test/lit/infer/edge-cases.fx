@@ -6,10 +6,11 @@ def forward(self, x: "f32[2, 3, 4]cpu", s: "f32[]cpu", a: "f32[4, 3]cpu", e: "f3
     # contiguous(channels_last) of a 3-D tensor: PyTorch refuses it; no strides, no crash.
     # CHECK: {{^ +}}cl: "f32[2, 3, 4, 5]cpu" =
     cl: "f32[2, 3, 4, 5]cpu" = torch.ops.aten.contiguous.default(x, memory_format = torch.channels_last)
-    # A 0-dim tensor has no dimension to transpose, slice or unbind here.
-    # CHECK: {{^ +}}t0: "f32[]cpu" =
+    # A 0-dim tensor has no dimension to transpose, slice or unbind here; whatever the op, a
+    # 0-dim result's strides are the empty list (which a dump prints as `f32[]`).
+    # CHECK: {{^ +}}t0: "f32[][]cpu" =
     t0: "f32[]cpu" = torch.ops.aten.transpose.int(s, 0, 0)
-    # CHECK: {{^ +}}s0: "f32[]cpu" =
+    # CHECK: {{^ +}}s0: "f32[][]cpu" =
     s0: "f32[]cpu" = torch.ops.aten.slice.Tensor(s)
     # An annotation whose rank disagrees with the op: the inferred strides are dropped.
     # CHECK: {{^ +}}p: "f32[4]cpu" =

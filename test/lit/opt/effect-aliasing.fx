@@ -6,7 +6,7 @@
 # pass trusts the schemas and removes them all. lit verify/effect-aliasing.fx proves each by
 # execution.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
-# RUN: %declone opt %s --mode vllm --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
+# RUN: %declone opt %s --mode vllm-0.32 --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 # VLLM-COUNT-6: remark: clone '{{clone(_[0-9])?}}' removed
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 4][4, 1]cpu", arg1_1: "f32[4, 4][4, 1]cpu", arg2_1: "f32[4, 4][4, 1]cpu", arg3_1: "f32[4, 4][4, 1]cpu", arg4_1: "f32[4, 4][4, 1]cpu", arg5_1: "f32[4, 4][4, 1]cpu"):

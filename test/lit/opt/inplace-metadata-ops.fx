@@ -8,7 +8,7 @@
 # vllm mode compares the annotations as vLLM does and keeps the hole; verify/inplace-metadata-ops.fx
 # shows by execution what it breaks.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
-# RUN: %declone opt %s --remarks --mode vllm 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
+# RUN: %declone opt %s --remarks --mode vllm-0.32 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 4][4, 1]cpu", arg1_1: "f32[16][1]cpu", arg2_1: "f32[4, 1, 4][4, 4, 1]cpu"):
         mul: "f32[4, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)

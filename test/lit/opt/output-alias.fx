@@ -2,7 +2,7 @@
 # not donated, or another output. A donated input may be returned.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=SAFE
 # RUN: %declone opt %s --remarks --donated arg0_1 2>&1 >/dev/null | %FileCheck %s --check-prefix=DONATED
-# RUN: %declone opt %s --remarks --mode vllm 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
+# RUN: %declone opt %s --remarks --mode vllm-0.32 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cpu"):
         clone: "f32[4][1]cpu" = torch.ops.aten.clone.default(arg0_1)

@@ -23,7 +23,7 @@
 # VLLM: 0 clones kept [output-alias]
 # VLLM-NEXT: 0 clones kept [unsupported]
 # BADFMT: declone opt: error: --remarks must be 'text' or 'json', not 'yaml'
-# BADMODE: declone opt: error: --mode must be 'safe' or 'vllm', not 'fast'
+# BADMODE: declone opt: error: --mode must be 'safe', 'vllm' (vLLM 0.33.0) or 'vllm-0.32', not 'fast'
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 4][4, 1]cpu"):
         clone: "f32[4, 4][4, 1]cpu" = torch.ops.aten.clone.default(arg0_1)

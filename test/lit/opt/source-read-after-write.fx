@@ -2,7 +2,7 @@
 # again. vLLM's check sees the direct positional write; the safe mode also sees writes through
 # views of the clone and writes passed by keyword (out=), which vLLM misses.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=SAFE
-# RUN: %declone opt %s --remarks --mode vllm 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
+# RUN: %declone opt %s --remarks --mode vllm-0.32 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cpu"):
         relu: "f32[4][1]cpu" = torch.ops.aten.relu.default(arg0_1);  arg0_1 = None

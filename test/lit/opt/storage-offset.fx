@@ -5,7 +5,7 @@
 # input (a dynamic int argument could be negative, and would count from the end). A start
 # that may lie past the end (3 in a dimension of s0 >= 2) is clamped to it: not inferred.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefixes=CHECK,SAFE
-# RUN: %declone opt %s --remarks --mode vllm 2>&1 >/dev/null | %FileCheck %s --check-prefixes=CHECK,VLLM
+# RUN: %declone opt %s --remarks --mode vllm-0.32 2>&1 >/dev/null | %FileCheck %s --check-prefixes=CHECK,VLLM
 # CHECK: storage-offset.fx:18: remark: clone 'clone' kept [layout-changed]: storage offset 0 != 5
 # CHECK: storage-offset.fx:19: remark: clone 'clone_1' kept [layout-changed]: storage offset 0 != 7
 # CHECK: storage-offset.fx:21: remark: clone 'clone_2' kept [layout-changed]: storage offset 0 != 2*s0

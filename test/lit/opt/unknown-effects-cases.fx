@@ -4,7 +4,7 @@
 # itself an op without a usable schema); an op without a schema touching the storage. In vllm
 # mode the first two are vLLM's assertions (`unsupported`).
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
-# RUN: %declone opt %s --mode vllm --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
+# RUN: %declone opt %s --mode vllm-0.32 --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=VLLM
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4, 5][5, 1]cpu"):
         mul: "f32[4, 5][5, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2)

@@ -39,8 +39,8 @@
 # HELP-NOT: --donated
 # HELP: --jobs N
 
-# --mode vllm reports vLLM's decisions instead: it lets the output alias the input.
-# RUN: %declone report %s -q --mode vllm | %FileCheck %s --check-prefix=VLLM
+# --mode vllm-0.32 reports vLLM's decisions instead: it lets the output alias the input.
+# RUN: %declone report %s -q --mode vllm-0.32 | %FileCheck %s --check-prefix=VLLM
 # RUN: %declone report %s -q | %FileCheck %s --check-prefix=SAFE
 # VLLM: json-sort-top.fx 1 3 1 1 0 4.0 KiB
 # SAFE: json-sort-top.fx 1 3 1 0 1 1 0 B
