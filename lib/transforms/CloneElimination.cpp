@@ -28,38 +28,42 @@ std::string_view reasonCode(KeepReason reason) {
   return "unknown";
 }
 
-std::string_view modeName(CloneEliminationMode mode) {
-  switch (mode) {
-  case CloneEliminationMode::Safe:
-    return "safe";
-  case CloneEliminationMode::Vllm:
-    return "vllm";
-  case CloneEliminationMode::Vllm032:
-    return "vllm-0.32";
-  }
-  return "safe";
+namespace {
+
+/// Each mode's name and the vLLM release it reproduces (none for the safe mode).
+struct ModeInfo {
+  CloneEliminationMode mode;
+  std::string_view name;
+  std::string_view vllmVersion;
+};
+constexpr ModeInfo kModes[] = {{CloneEliminationMode::Safe, "safe", ""},
+                               {CloneEliminationMode::Vllm, "vllm", "0.33.0"},
+                               {CloneEliminationMode::Vllm032, "vllm-0.32", "0.32.0"}};
+
+const ModeInfo& infoOf(CloneEliminationMode mode) {
+  for (const ModeInfo& info : kModes)
+    if (info.mode == mode)
+      return info;
+  return kModes[0];
 }
 
-std::optional<CloneEliminationMode> parseMode(std::string_view name) {
-  for (CloneEliminationMode mode :
-       {CloneEliminationMode::Safe, CloneEliminationMode::Vllm, CloneEliminationMode::Vllm032})
-    if (name == modeName(mode))
-      return mode;
-  if (name == "vllm-0.33")
-    return CloneEliminationMode::Vllm;
-  return std::nullopt;
+} // namespace
+
+std::string_view modeName(CloneEliminationMode mode) {
+  return infoOf(mode).name;
 }
 
 std::string_view vllmVersion(CloneEliminationMode mode) {
-  switch (mode) {
-  case CloneEliminationMode::Safe:
-    return {};
-  case CloneEliminationMode::Vllm:
-    return "0.33.0";
-  case CloneEliminationMode::Vllm032:
-    return "0.32.0";
-  }
-  return {};
+  return infoOf(mode).vllmVersion;
+}
+
+std::optional<CloneEliminationMode> parseMode(std::string_view name) {
+  for (const ModeInfo& info : kModes)
+    if (name == info.name)
+      return info.mode;
+  if (name == "vllm-0.33")
+    return CloneEliminationMode::Vllm;
+  return std::nullopt;
 }
 
 CloneEliminationStats& CloneEliminationStats::operator+=(const CloneEliminationStats& other) {

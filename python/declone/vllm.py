@@ -44,7 +44,7 @@ __all__ = ["CloneEliminationPass", "MODES", "ENVIRONMENT_VARIABLE", "mode_from_e
 ENVIRONMENT_VARIABLE = "DECLONE_VLLM"
 
 #: The modes the plugin runs declone in (DESIGN.md section 4).
-MODES = ("safe", "vllm")
+MODES = ("safe", "vllm", "vllm-0.32")
 
 _LOGGER_NAME = "vllm.declone"  # under "vllm": vLLM's handler, format and VLLM_LOGGING_LEVEL
 
