@@ -392,11 +392,12 @@ std::unique_ptr<ImportedGraph>
 FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
                         std::optional<CloneEliminationMode> neighbourhood, bool wholeWhenDense,
                         bool trustOffsets) {
-  bool deferTensors = annotations == TensorAnnotations::ForCloneElimination;
+  bool deferTensors = annotations != TensorAnnotations::All;
   if (neighbourhood && !deferTensors)
     throw std::invalid_argument("a clone neighbourhood is imported for clone elimination only");
   std::unique_ptr<ImportedGraph> imported = startImport();
   trustOffsets_ = trustOffsets;
+  valOnly_ = annotations == TensorAnnotations::ForVllmCloneElimination;
   Graph& graph = imported->module().graph;
   // First a look at every node (its op and target, which FX keeps on the node itself); then,
   // for a neighbourhood, the selection reads the arguments and users it needs; then the

@@ -76,6 +76,10 @@ public:
     /// left out. Live tensors carry their storage offset, so no layout is inferred from
     /// another node's; where one lacks it (tensor_meta only), every tensor is annotated.
     ForCloneElimination,
+    /// As ForCloneElimination, from meta["val"] alone, as vLLM's pass reads a node (the vllm
+    /// modes): a node whose val is not a tensor has no tensor annotation, whatever its
+    /// tensor_meta says.
+    ForVllmCloneElimination,
   };
 
   /// Imports `graph` (a torch.fx.Graph). Node annotations come from `meta["val"]` (a tensor:
@@ -258,6 +262,8 @@ private:
   bool mayShareValues_ = false;
   /// The storage offsets of the current import's meta["val"] tensors are those of the values.
   bool trustOffsets_ = true;
+  /// TensorAnnotations::ForVllmCloneElimination: meta["val"] only.
+  bool valOnly_ = false;
   /// The live tensors that are the meta["val"] of more than one node of the current import.
   /// An in-place or out= op returns its argument's tensor itself, and make_fx before about
   /// torch 2.0 keeps that live FakeTensor in meta["val"] rather than a snapshot: an in-place

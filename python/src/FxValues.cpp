@@ -127,6 +127,12 @@ FxImporter::MetaValue FxImporter::metaValue(py::handle meta) {
   if (!val && PyErr_Occurred())
     throw py::error_already_set();
   bool stale = false;
+  if (valOnly_ && !val) // as vLLM reads a node: no val, no value (whatever tensor_meta says)
+    return {};
+  if (valOnly_) // the val as it is, stale or not
+    return {val,
+            isInstance(val, types_.tensorType) ? MetaValue::Kind::Tensor : MetaValue::Kind::Other,
+            {}};
   if (val && isInstance(val, types_.tensorType)) {
     stale = sharedValues_.count(val) != 0;
     if (!stale)

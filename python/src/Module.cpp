@@ -140,12 +140,16 @@ PYBIND11_MODULE(_declone, module) {
           [](FxImporter& self, py::handle graph, bool forCloneElimination,
              const std::string& neighbourhood, bool wholeWhenDense, bool trustOffsets,
              std::optional<std::map<std::string, int64_t>> symbolRanges) {
-            std::unique_ptr<ImportedGraph> imported = self.importGraph(
-                graph,
-                forCloneElimination ? FxImporter::TensorAnnotations::ForCloneElimination
-                                    : FxImporter::TensorAnnotations::All,
-                neighbourhood.empty() ? std::nullopt : std::optional(parseMode(neighbourhood)),
-                wholeWhenDense, trustOffsets);
+            std::optional<declone::CloneEliminationMode> mode;
+            if (!neighbourhood.empty())
+              mode = parseMode(neighbourhood);
+            using Annotations = FxImporter::TensorAnnotations;
+            Annotations annotations = !forCloneElimination ? Annotations::All
+                                      : mode && *mode != declone::CloneEliminationMode::Safe
+                                          ? Annotations::ForVllmCloneElimination
+                                          : Annotations::ForCloneElimination;
+            std::unique_ptr<ImportedGraph> imported =
+                self.importGraph(graph, annotations, mode, wholeWhenDense, trustOffsets);
             declone::SymContext& sym = imported->module().graph.context().sym();
             if (!symbolRanges)
               declareSizeRanges(imported->file());

@@ -52,8 +52,8 @@ def pytest_terminal_summary(terminalreporter):
         return
     tr = terminalreporter
     tr.section("declone: clones per model (seen / removed)")
-    tr.write_line("clones removed by safe / vllm mode; verify: `declone verify` of the safe "
-                  "and the vllm rewrite")
+    tr.write_line("clones removed by safe / vllm mode (vLLM 0.33.0's pass); verify: `declone "
+                  "verify` of the safe and the vllm rewrite")
     header = (f"{'model':<22}{'phase':<7}{'nodes':>7}{'clones':>8}{'safe':>7}{'vllm':>7}"
               f"  {'verify safe':<27}verify vllm")
     tr.write_line(header)

@@ -3,10 +3,10 @@ parameters and buffers as placeholders), in eval (forward) and train (forward + 
 norm updating its running stats in place).
 
 Each graph runs before and after the rewrite on copies of the same inputs: in safe mode, outputs
-and every input's final contents (the running stats) must be identical; vllm mode must decide
-exactly as the Python restatement of vLLM's pass, and whether its rewrite changed the results is
-recorded. Clones seen and removed per model
-are printed at the end of the session and written to $DECLONE_MODEL_REPORT if set.
+and every input's final contents (the running stats) must be identical; vllm mode (vLLM 0.33.0's
+pass) must decide exactly as the Python restatement of vLLM's pass, as must vllm-0.32 (0.32.0's),
+and whether the vllm mode's rewrite changed the results is recorded. Clones seen and removed per
+model are printed at the end of the session and written to $DECLONE_MODEL_REPORT if set.
 """
 
 import collections
@@ -58,13 +58,14 @@ def test_model_rewrite_preserves_semantics(name, phase, mode, model_report):
     assert not problems, "\n".join(problems[:20])
 
 
+@pytest.mark.parametrize("mode,release", [("vllm", "0.33"), ("vllm-0.32", "0.32")])
 @pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize("name", MODELS)
-def test_model_vllm_mode_matches_reference(name, phase):
+def test_model_vllm_mode_matches_reference(name, phase, mode, release):
     ours, _ = traced_model(name, phase)
     theirs, _ = traced_model(name, phase)
-    remarks = declone.fx.eliminate_clones(ours.graph, mode="vllm")
-    reference = vllm_clone_elimination(theirs.graph)
+    remarks = declone.fx.eliminate_clones(ours.graph, mode=mode)
+    reference = vllm_clone_elimination(theirs.graph, release=release)
     assert [(r.node, r.decision) for r in remarks] == [(d.node, d.decision) for d in reference]
     assert recompile(ours).code == recompile(theirs).code
 
@@ -84,9 +85,10 @@ def test_model_dead_clones_removed(name):
 @pytest.mark.parametrize("name", MODELS)
 def test_model_partial_import_decides_as_a_full_one(name, phase):
     """eliminate_clones reads only the tensor annotations the pass consults: on real models it
-    must decide exactly as with every annotation read (the graph is not rewritten here)."""
+    must decide exactly as with every annotation read (the graph is not rewritten here). (vllm
+    mode imports the whole graph, vllm-0.32 the clones' neighbourhood.)"""
     gm, _ = traced_model(name, phase)
-    for mode in ("safe", "vllm"):
+    for mode in ("safe", "vllm", "vllm-0.32"):
         full = declone.fx._import(gm.graph, False).eliminate_clones([], mode)[0]
         expected = [(r.node, r.line, r.decision, r.reason, r.detail) for r in full]
         partial = declone.fx._import(gm.graph, True).eliminate_clones([], mode)[0]

@@ -55,16 +55,29 @@ def test_donated_inputs_may_be_named():
     assert clone_names(gm) == ["clone"]
 
 
-@pytest.mark.parametrize("mode,expected", [("safe", ["clone"]), ("vllm", [])])
-def test_pass_honours_mode(mode, expected):
-    gm = trace(CASES["output_would_alias_input"].fn, torch.randn(4, 5))
-    P(mode=mode)(gm.graph)
+MODES = ("safe", "vllm", "vllm-0.32")
+
+
+# `return x.clone()`: safe keeps the clone unless x is donated; vLLM 0.33 keeps it either way
+# (it would make the output alias the input); vLLM 0.32 removes it either way.
+@pytest.mark.parametrize("name,mode,expected", [
+    ("output_would_alias_input", "safe", ["clone"]),
+    ("output_would_alias_input", "vllm", ["clone"]),
+    ("output_would_alias_input", "vllm-0.32", []),
+    ("output_alias_donated_input", "safe", []),
+    ("output_alias_donated_input", "vllm", ["clone"]),
+    ("output_alias_donated_input", "vllm-0.32", []),
+])
+def test_pass_honours_mode(name, mode, expected):
+    case = CASES[name]
+    gm = trace(case.fn, torch.randn(4, 5))
+    P(case.donated, mode=mode)(gm.graph)
     assert clone_names(gm) == expected
 
 
 def test_pass_and_function_agree():
     for name, case in CASES.items():
-        for mode in ("safe", "vllm"):
+        for mode in MODES:
             a = trace(case.fn, *case.inputs())
             b = trace(case.fn, *case.inputs())
             declone.fx.eliminate_clones(a.graph, case.donated, mode)
@@ -102,6 +115,7 @@ def test_uuid_is_a_str_stable_for_equal_settings():
     assert P(donated_input_ids=(), mode="safe").uuid() == u
     assert P((0, 2)).uuid() == P([0, 2]).uuid() == P(donated_input_ids=(0, 2)).uuid()
     assert P((1,), "vllm").uuid() == P(donated_input_ids=[1], mode="vllm").uuid()
+    assert P((1,), "vllm-0.32").uuid() == P(donated_input_ids=[1], mode="vllm-0.32").uuid()
     # Running the pass does not change its identity.
     p = P((0,))
     before = p.uuid()
@@ -111,7 +125,8 @@ def test_uuid_is_a_str_stable_for_equal_settings():
 
 def test_uuid_differs_for_different_settings():
     settings = [((), "safe"), ((), "vllm"), ((0,), "safe"), ((1,), "safe"), ((0, 1), "safe"),
-                ((0,), "vllm"), ((0, 1), "vllm"), ((10,), "safe")]
+                ((0,), "vllm"), ((0, 1), "vllm"), ((10,), "safe"), ((), "vllm-0.32"),
+                ((0,), "vllm-0.32")]
     uuids = [P(d, m).uuid() for d, m in settings]
     assert len(set(uuids)) == len(settings), dict(zip(settings, uuids))
 
@@ -221,7 +236,11 @@ def test_removed_remark_text():
         assert str(r).split(": remark: ")[1].startswith(f"clone '{r.node}' removed")
 
 
-@pytest.mark.parametrize("mode", ["safe", "vllm"])
+# A vllm mode's detail names the release it reproduces (a removed clone's says only that).
+RELEASE = {"vllm": "vLLM 0.33.0's decision", "vllm-0.32": "vLLM 0.32.0's decision"}
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_every_remark_is_well_formed(mode):
     seen = set()
     for name, case in CASES.items():
@@ -242,11 +261,18 @@ def test_every_remark_is_well_formed(mode):
             else:
                 assert r.reason is None
             assert (m["detail"] or "") == r.detail
+            if mode in RELEASE:
+                assert r.detail == RELEASE[mode] or r.detail.endswith(f" ({RELEASE[mode]})"), \
+                    (name, str(r))
+            else:
+                assert "vLLM 0." not in r.detail, (name, str(r))
             seen.add(r.reason)
     if mode == "safe":
         # The cases exercise every reason code make_fx graphs can produce.
         assert seen >= REASONS - {"layout-unknown", "unknown-effects", "unsupported"}
-    assert "unsupported" not in seen or mode == "vllm"
+    # vLLM 0.32 has no output check; 0.33's keeps clones for it.
+    assert ("output-alias" in seen) == (mode != "vllm-0.32")
+    assert "unsupported" not in seen or mode in RELEASE
 
 
 def test_remarks_name_live_nodes_only_when_kept():
@@ -266,7 +292,7 @@ def _decisions(imported, mode):
         [n.name for n in removed]
 
 
-@pytest.mark.parametrize("mode", ["safe", "vllm"])
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("tracing_mode", ["fake", "real"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_partial_import_decides_as_a_full_one(name, tracing_mode, mode):
@@ -287,24 +313,32 @@ def test_partial_import_decides_as_a_full_one(name, tracing_mode, mode):
 
 def test_neighbourhood_import_leaves_out_what_no_decision_depends_on():
     """A clone far from the rest of a graph: its neighbourhood import reads the clone, its
-    source and their users, stands in for what those refer to, and leaves the rest out."""
+    source and their users, stands in for what those refer to, and leaves the rest out. vLLM
+    0.33's output check asks for the storage of every graph input and output: its import is the
+    whole graph."""
     def f(x, y):
         unrelated = ((y * 2).sin() + 1).relu()
         c = x.clone()
         return c + 1, unrelated
     gm = trace(f, torch.randn(4), torch.randn(4))
-    for mode in ("safe", "vllm"):
+    for mode in MODES:
         imported = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
         text = imported.text()
         assert "clone" in text and "torch.ops.aten.add.Tensor" in text
+        expected = _decisions(declone.fx._import(gm.graph, False), mode)
+        if mode == "vllm":
+            assert "torch.ops.aten.sin" in text and "torch.ops.aten.relu" in text
+            assert _decisions(imported, mode) == expected
+            continue
         assert "torch.ops.aten.sin" not in text and "torch.ops.aten.relu" not in text
         relu = [n for n in gm.graph.nodes].index(next(n for n in gm.graph.nodes
                                                        if n.name == "relu"))
         assert f"_{relu} = self._{relu}" in text  # the output refers to it: a stand-in
-        assert _decisions(imported, mode) == _decisions(declone.fx._import(gm.graph, False), mode)
-        other = "vllm" if mode == "safe" else "safe"
-        with pytest.raises(ValueError, match="neighbourhood of the other mode"):
-            imported.eliminate_clones([], other)
+        for other in MODES:
+            if other != mode:
+                with pytest.raises(ValueError, match="neighbourhood of the other mode"):
+                    imported.eliminate_clones([], other)
+        assert _decisions(imported, mode) == expected
 
 
 def test_neighbourhood_import_counts_negative_getitem_indices_from_the_end():
@@ -325,7 +359,7 @@ def test_neighbourhood_import_counts_negative_getitem_indices_from_the_end():
     element.meta["val"] = write.meta["val"] = clone.args[0].meta["val"]
     output.args = ((*output.args[0], write),)
     graph.lint()
-    for mode in ("safe", "vllm"):
+    for mode in MODES:
         imported = declone.fx._IMPORTER.import_graph(
             graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
         if mode == "safe":
