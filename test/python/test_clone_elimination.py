@@ -27,6 +27,15 @@ REMOVED = None  # expected decision "removed"
 VLLM_MODES = {"vllm": "0.33", "vllm-0.32": "0.32"}  # declone's mode -> the restatement's release
 
 
+def skip_unless_values_recorded(gm, mode):
+    """vLLM's pass reads meta["val"] alone, and so do declone's vllm modes; torch 1.13's
+    real-mode make_fx records only tensor_meta, so vLLM would see no layout at all there (what
+    test_layout_unknown_without_metadata checks)."""
+    if mode in VLLM_MODES and not any(isinstance(node.meta.get("val"), torch.Tensor)
+                                      for node in gm.graph.nodes if node.op == "call_function"):
+        pytest.skip("this torch's real-mode trace records no meta['val'], all vLLM reads")
+
+
 @dataclasses.dataclass
 class Case:
     fn: Callable
@@ -486,6 +495,7 @@ def test_case(name, tracing_mode, mode):
     torch.manual_seed(0)
     inputs = case.inputs()
     gm = trace(case.fn, *inputs, tracing_mode=tracing_mode)
+    skip_unless_values_recorded(gm, mode)
     check_case(case, gm, inputs, mode, check_reference=(tracing_mode == "fake"))
 
 
@@ -549,6 +559,7 @@ DECIDED_BY = {"safe": "", "vllm": " (vLLM 0.33.0's decision)",
 def test_mamba_slice_keeps_its_layout(mode, tracing_mode):
     x = torch.randn(4, 5)
     gm = trace(mamba_slice, x, tracing_mode=tracing_mode)
+    skip_unless_values_recorded(gm, mode)
     assert gm(x).stride() == (3, 1)
     remarks = declone.fx.eliminate_clones(gm.graph, mode=mode)
     assert len(remarks) == 1
