@@ -345,9 +345,9 @@ def _code_hash():
     global _CODE_HASH
     if _CODE_HASH is None:
         digest = hashlib.sha256()
-        # verify=True decides by _verify.py too.
-        verifier = __file__[:-len("fx.py")] + "_verify.py"
-        for path in (__file__, verifier, _declone.__file__):
+        # verify=True decides by _verify.py and _compare.py too.
+        here = __file__[:-len("fx.py")]
+        for path in (__file__, here + "_verify.py", here + "_compare.py", _declone.__file__):
             with open(path, "rb") as source:
                 digest.update(source.read())
         _CODE_HASH = digest.hexdigest()

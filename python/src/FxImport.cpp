@@ -396,8 +396,8 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
   if (neighbourhood && !deferTensors)
     throw std::invalid_argument("a clone neighbourhood is imported for clone elimination only");
   std::unique_ptr<ImportedGraph> imported = startImport();
-  trustOffsets_ = trustOffsets;
   valOnly_ = annotations == TensorAnnotations::ForVllmCloneElimination;
+  trustOffsets_ = trustOffsets || valOnly_; // vLLM reads a val's offset as it is
   Graph& graph = imported->module().graph;
   // First a look at every node (its op and target, which FX keeps on the node itself); then,
   // for a neighbourhood, the selection reads the arguments and users it needs; then the
