@@ -151,12 +151,20 @@ LineBreaks lineBreaksOf(std::string_view source) {
              : LineBreaks::Lf;
 }
 
-/// Appends `text` to `out` with every line break (`\n` or `\r\n`) written as `breaks` says.
+/// Appends `text` to `out` with every line break (`\n` or `\r\n`) written as `breaks` says. With
+/// LF breaks, the carriage returns that end a line go too: a kept line `\r` before its `\n` would
+/// read back as a CRLF break (the reader takes a line's trailing `\r`s as blanks).
 void appendWithLineBreaks(std::string_view text, LineBreaks breaks, std::string& out) {
   out.reserve(out.size() + text.size() + text.size() / 16);
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
-      continue;
+    if (text[i] == '\r') {
+      size_t end = text.find_first_not_of('\r', i);
+      if (end != std::string_view::npos && text[end] == '\n' &&
+          (breaks == LineBreaks::Lf || end == i + 1)) {
+        i = end - 1;
+        continue;
+      }
+    }
     if (text[i] == '\n' && breaks == LineBreaks::CrLf)
       out += '\r';
     out += text[i];

@@ -19,6 +19,21 @@ std::string floatText(double value) {
   return out;
 }
 
+// A reader fuzzer's find: with LF breaks (the first line's), a blank line of a lone `\r` before a
+// CRLF break was written back as `\r\n`, which reads as a CRLF break: print was no fixpoint.
+TEST(Writer, LineBreaksAreAFixpoint) {
+  for (std::string_view text : {"\n\r\r\ndef forward(self, x):\n    return (x,)\n",
+                                "# a\r\n\r\r\r\ndef forward(self, x):\r\n    return (x,)\r\n",
+                                "# a\r\r\n# b\n\r\ndef forward(self, x):\n    return (x,)\n"}) {
+    auto first = readGraphFile(text);
+    ASSERT_TRUE(first.ok()) << first.error().format("<text>");
+    std::string printed = writeGraphFile(**first);
+    auto second = readGraphFile(printed);
+    ASSERT_TRUE(second.ok()) << second.error().format("<printed>");
+    EXPECT_EQ(writeGraphFile(**second), printed) << printed;
+  }
+}
+
 TEST(Writer, FloatsAsPythonRepr) {
   EXPECT_EQ(floatText(0.0), "0.0");
   EXPECT_EQ(floatText(-0.0), "-0.0");
