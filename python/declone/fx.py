@@ -263,7 +263,9 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe", verify=False, see
     """Removes redundant aten.clone nodes from a live torch.fx.Graph (or GraphModule) in place
     and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
     placeholder; a name (the placeholder's node name or target) may stand for its index. A
-    remark's line is its node's line in ``dumps`` of the graph before.
+    remark's line is its node's line in ``dumps`` of the graph before. ``mode`` is "safe" (every
+    rule of DESIGN.md section 4), "vllm" (vLLM 0.33.0's UnsafeCloneEliminationPass, decision for
+    decision, reading meta["val"] as vLLM does) or "vllm-0.32" (vLLM 0.32.0's).
 
     ``verify=True`` runs the graph before and after the rewrite with torch (the program's own
     kernels) on random inputs made from the placeholders' metadata (``seed`` chooses them) and
