@@ -13,7 +13,7 @@ import time
 
 import torch
 
-from . import _declone
+from . import _compare, _declone
 
 try:  # Inductor's interface for custom passes (PyTorch 2.6 and later): its FX graph cache
     # accepts a pass that has one, keyed by uuid().
@@ -84,12 +84,6 @@ _IMPORTER = _declone.FxImporter(_declone.TorchTypes(
 _NO_TORCH_FUNCTION = getattr(torch._C, "DisableTorchFunction", contextlib.nullcontext)
 
 
-def _storage_key(tensor):
-    storage = (tensor.untyped_storage() if hasattr(tensor, "untyped_storage")
-               else tensor.storage())
-    return storage._cdata
-
-
 def _is_view(target):
     """The op returns a view of its first argument, by its schema (`Tensor(a) -> Tensor(a)`)."""
     if not isinstance(target, torch._ops.OpOverload):
@@ -116,7 +110,7 @@ def _offsets_are_true(graph):
         base_val = base.meta.get("val") if isinstance(base, torch.fx.Node) else None
         if not isinstance(val, torch.Tensor) or not isinstance(base_val, torch.Tensor):
             return True
-        return _storage_key(val) == _storage_key(base_val)
+        return _compare.storage_key(val) == _compare.storage_key(base_val)
     return True
 
 
@@ -277,7 +271,7 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe", verify=False, see
         return _verify.eliminate_clones(graph, donated_input_ids, mode, seed, eliminate_clones)
     graph = _graph_of(graph)
     donated_input_ids = _donated_indices(graph, donated_input_ids)
-    if not mode.startswith("vllm"):  # vLLM's pass reads meta["val"] as it finds it
+    if not _declone.vllm_version(mode):  # vLLM's pass reads meta["val"] as it finds it
         _fill_missing_vals(graph)
     # Only the clones' neighbourhood is read: most nodes of a large graph are far from them.
     imported = _import(graph, True, neighbourhood=mode)
@@ -315,7 +309,7 @@ class CloneEliminationPass(_PassBase):
     and a rewrite that changes anything observable is not made."""
 
     def __init__(self, donated_input_ids=(), mode="safe", verify=False, seed=0):
-        _declone.check_mode(mode)
+        _declone.vllm_version(mode)  # ValueError for a mode that is none
         self.donated_input_ids = tuple(donated_input_ids)
         self.mode = mode
         self.verify, self.seed = bool(verify), seed

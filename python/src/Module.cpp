@@ -68,9 +68,11 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
 PYBIND11_MODULE(_declone, module) {
   module.doc() = "declone's C++ core: the graph, the clone-elimination pass and its remarks";
   module.def(
-      "check_mode", [](const std::string& mode) { parseMode(mode); }, py::arg("mode"),
-      "Raises ValueError unless `mode` names a clone-elimination mode ('safe', 'vllm' (vLLM "
-      "0.33.0), 'vllm-0.32').");
+      "vllm_version",
+      [](const std::string& mode) { return std::string(declone::vllmVersion(parseMode(mode))); },
+      py::arg("mode"),
+      "The vLLM release the clone-elimination mode reproduces ('0.33.0'), '' for 'safe'; raises "
+      "ValueError unless `mode` names a mode ('safe', 'vllm' (vLLM 0.33.0), 'vllm-0.32').");
 
   py::class_<declone::Remark> remark(module, "Remark",
                                      "One clone decision; str() is the text remark of "
