@@ -43,14 +43,16 @@ FxImporter::FxImporter(TorchTypes types)
       dtypes_.emplace(dtype.ptr(), *parsed);
 }
 
-void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets) {
+void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets, bool graphIo) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
   forEachCloneAndSource(graph, [&](const Node* node) { consulted[node->order()] = true; });
   // vLLM 0.33's output check asks which outputs and inputs have a tensor value, and their storage.
-  for (const Node* placeholder : graph.placeholders())
-    consulted[placeholder->order()] = true;
-  graph.output()->forEachInput([&](const Node* value) { consulted[value->order()] = true; });
+  if (graphIo) {
+    for (const Node* placeholder : graph.placeholders())
+      consulted[placeholder->order()] = true;
+    graph.output()->forEachInput([&](const Node* value) { consulted[value->order()] = true; });
+  }
   // An out= call that writes one of them, and its elements, are the same tensor: LayoutAnalysis
   // compares their sizes with the out argument's to tell whether the call resized it.
   for (const Node* node : graph) {
@@ -452,7 +454,7 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
   if (!graph.output())
     throw std::invalid_argument("the graph has no output node");
   if (deferTensors)
-    annotateForCloneElimination(graph, !partial);
+    annotateForCloneElimination(graph, !partial, neighbourhood == CloneEliminationMode::Vllm);
   deferred_.clear();
   sharedValues_.clear();
   if (!partial)

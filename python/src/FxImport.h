@@ -134,7 +134,8 @@ private:
   class NeighbourhoodReader;
   /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations),
   /// and all of them when a consulted one lacks its storage offset and `inferOffsets` is set.
-  void annotateForCloneElimination(Graph& graph, bool inferOffsets);
+  /// `graphIo`: the outputs and placeholders too (vLLM 0.33's output check reads them).
+  void annotateForCloneElimination(Graph& graph, bool inferOffsets, bool graphIo);
   /// Whether `fxNode` keeps its arguments in `_args`/`_kwargs`, the very objects its `args` and
   /// `kwargs` properties return.
   [[nodiscard]] bool storesArguments(py::handle fxNode) const;
