@@ -1,5 +1,9 @@
 # declone: `make demo` and `make test` are all a fresh Debian 12 or 13 machine needs.
 BUILD ?= build
+# `make demo` builds the CLI alone in a folder of its own: its configuration (no libtorch, no
+# Python, no suites) never meets the full one in $(BUILD), so `make test` after it, or `make
+# demo` after `make test`, reconfigures nothing.
+DEMO_BUILD ?= build-demo
 CMAKE_FLAGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -8,14 +12,18 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBIAN_VERSION := $(shell . /etc/os-release 2>/dev/null && echo $${VERSION_ID%%.*})
 LLVM_VERSION ?= $(if $(filter 12,$(DEBIAN_VERSION)),14,19)
 
+# What the CLI alone builds with (`make demo`): a compiler, CMake and Ninja, {fmt} and JSON for
+# Modern C++. No PyTorch: the executable links no libtorch (verify's plugin does).
+DEMO_PACKAGES := g++ cmake ninja-build make nlohmann-json3-dev libfmt-dev
+
 # Everything the project builds, tests and benchmarks with, from Debian.
 DEBIAN_PACKAGES := \
-	g++ cmake ninja-build make \
+	$(DEMO_PACKAGES) \
 	googletest libgtest-dev libgmock-dev libbenchmark-dev \
 	python3-torch python3-torchvision python3-pytest python3-dev python3-venv \
 	pybind11-dev \
 	llvm-$(LLVM_VERSION)-tools clang-$(LLVM_VERSION) libclang-rt-$(LLVM_VERSION)-dev clang-format \
-	nlohmann-json3-dev libfmt-dev graphviz python3-matplotlib
+	graphviz python3-matplotlib
 
 # The Python tests' second interpreter: a virtual environment with PyTorch 2.13 (its CPU wheel
 # is built for the python3 on PATH, 3.11) and real model code (transformers, timm), pinned in
@@ -28,15 +36,16 @@ VENV_PYTHON := $(CURDIR)/$(VENV)/bin/python
 VLLM_VENV ?= .venv-vllm
 VLLM_PYTHON := $(CURDIR)/$(VLLM_VENV)/bin/python
 
-.PHONY: all deps debian-packages venv venv-vllm configure build test demo bench fuzz format clean audit \
-	schemas
+.PHONY: all deps debian-packages demo-packages venv venv-vllm configure build test demo bench fuzz \
+	format clean audit schemas
 
 all: build
 
 deps: debian-packages venv
 
-debian-packages:
-	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+# $(call install-missing,PACKAGES): apt-get installs those of PACKAGES that are not installed.
+define install-missing
+	@missing=$$(for p in $(1); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -44,6 +53,13 @@ debian-packages:
 	  $(SUDO) apt-get update && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
 	fi
+endef
+
+debian-packages:
+	$(call install-missing,$(DEBIAN_PACKAGES))
+
+demo-packages:
+	$(call install-missing,$(DEMO_PACKAGES))
 
 venv: $(VENV)/.requirements
 
@@ -76,9 +92,19 @@ test: build venv-vllm
 	  grep -a -E '^(FAILED|ERROR) |\[  FAILED  \]|^(FAIL|XPASS|UNRESOLVED): ' \
 	    $(BUILD)/Testing/Temporary/LastTest.log | sort -u | tail -40; exit 1; }
 
-demo: build
+# The first run: the CLI alone (about 3 minutes of a 2-core machine, where `make build` takes
+# half an hour with the venv), without libtorch (so no verify), the Python package, the suites,
+# the benchmarks or the fuzzers. Release: no debug information to write, the build's largest cost
+# after compiling.
+$(DEMO_BUILD)/build.ninja:
+	cmake -S . -B $(DEMO_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DDECLONE_BUILD_TESTS=OFF \
+	  -DDECLONE_BUILD_BENCH=OFF -DDECLONE_BUILD_FUZZERS=OFF -DDECLONE_BUILD_AUDIT=OFF \
+	  -DDECLONE_BUILD_VERIFY=OFF -DDECLONE_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
+
+demo: demo-packages $(DEMO_BUILD)/build.ninja
+	cmake --build $(DEMO_BUILD) --target declone
 	@echo '$$ declone opt examples/mamba_slice.fx --remarks --stats'
-	@$(BUILD)/bin/declone opt examples/mamba_slice.fx --remarks --stats
+	@$(DEMO_BUILD)/bin/declone opt examples/mamba_slice.fx --remarks --stats
 
 # Runs every benchmark (about 10 minutes) and rewrites docs/PERFORMANCE.md and its plot.
 bench: build
@@ -102,4 +128,4 @@ format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(DEMO_BUILD)
