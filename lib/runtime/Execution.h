@@ -10,6 +10,7 @@
 #include <ATen/core/stack.h>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -54,6 +55,11 @@ struct Inputs {
   std::unordered_map<std::string, int64_t> symbols;
   /// The contents of the memory kernels leave uninitialized: an input of the run like the others.
   UninitializedFill uninitialized = UninitializedFill::Zeros;
+  /// Filled by the run, not an input: the ops it called that ran a stand-in kernel
+  /// (registerStandInKernels) rather than their own, by name (`_C::rms_norm`). Their results
+  /// follow the schema, not the op's mathematics, which a verdict must say. copyInputs leaves it
+  /// empty: each run records its own.
+  std::set<std::string> standInsRun;
 };
 
 /// Binds every size symbol of the graph's placeholders (hints first, then random values >= 2)
@@ -90,6 +96,8 @@ struct Inputs {
 void registerStandInKernels();
 /// The same for the schemas of `schemaText` (a --schemas file); returns how many it registered.
 size_t registerStandInKernels(std::string_view schemaText);
+/// Whether `op`'s CPU kernel is a stand-in registered by the above.
+[[nodiscard]] bool isStandIn(const c10::OperatorName& op);
 /// Registers CPU kernels for the prims PyTorch defines in Python (iota, the low-memory max pool
 /// pair, ...), which Inductor's post-grad graphs call. Idempotent.
 void registerPrimsKernels();

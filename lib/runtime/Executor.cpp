@@ -310,6 +310,8 @@ Status Executor::callKernel(const Node* node, const Target& target, const c10::O
                             torch::jit::Stack& stack) {
   if (std::string unchecked = uncheckedIndexing(op.schema(), stack); !unchecked.empty())
     return fail(node, opName(target) + " does not run here: " + unchecked);
+  if (isStandIn(op.operator_name()))
+    inputs_.standInsRun.insert(opName(target));
   try {
     op.callBoxed(&stack);
   } catch (const std::exception& error) {
@@ -765,6 +767,7 @@ Status Executor::runSubgraph(const Node* node, size_t bodyIndex, std::span<const
     operands.values.push_back({c10::IValue(*value), at::Tensor()});
   }
   Result<std::vector<c10::IValue>> outputs = execute(*body, operands);
+  inputs_.standInsRun.merge(operands.standInsRun); // the body's calls are the call's
   if (!outputs.ok())
     return outputs.error();
   const Node* output = body->graph.output();

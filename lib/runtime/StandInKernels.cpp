@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <torch/library.h>
+#include <unordered_set>
 
 namespace declone::runtime::detail {
 namespace {
@@ -102,6 +103,8 @@ bool standInFits(const OpSchema& schema) {
 
 struct Registrations {
   std::vector<std::unique_ptr<torch::Library>> libraries;
+  /// The ops defined with a stand-in, for isStandIn.
+  std::unordered_set<c10::OperatorName> ops;
 };
 
 /// Defines `line`'s op with a stand-in CPU kernel when it fits one and this libtorch has no op of
@@ -124,6 +127,7 @@ bool registerStandIn(std::string_view line, Registrations& registrations) {
                   torch::dispatch(c10::DispatchKey::CPU,
                                   torch::CppFunction::makeFromBoxedFunction<&standInKernel>()));
     registrations.libraries.push_back(std::move(library));
+    registrations.ops.insert(c10::OperatorName(name, schema->overload));
     return true;
   } catch (const std::exception&) {
     return false; // a schema this libtorch cannot read: the op stays without a kernel
@@ -153,6 +157,11 @@ void registerStandInKernels() {
           return true;
         });
   });
+}
+
+bool isStandIn(const c10::OperatorName& op) {
+  std::lock_guard lock(registrationMutex());
+  return registrations().ops.contains(op);
 }
 
 size_t registerStandInKernels(std::string_view schemaText) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -398,6 +399,7 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
   SourceNames beforeSources(before, beforeModule), afterSources(after, afterModule);
   bool twoFills = beforeSources.any() || afterSources.any();
   Verdict verdict;
+  std::set<std::string> standIns;
   for (unsigned trial = 0; trial < std::max(1u, options.trials); ++trial) {
     detail::InputOptions inputOptions{options.symbolHints,
                                       {options.intLow, options.intHigh},
@@ -443,6 +445,11 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     }
     const Run* beforeOnes = ones ? &ones->first : nullptr;
     const Run* afterOnes = ones ? &ones->second : nullptr;
+    // Before any comparison: a difference returns the verdict at once, and says them too.
+    for (const Run* graphRun : {&beforeRun, &afterRun, beforeOnes, afterOnes})
+      if (graphRun)
+        standIns.insert(graphRun->inputs.standInsRun.begin(), graphRun->inputs.standInsRun.end());
+    verdict.standIns.assign(standIns.begin(), standIns.end());
     ++verdict.trialsRun;
     if (options.trialDone)
       options.trialDone();

@@ -11,8 +11,10 @@
 #include "declone/support/Memory.h"
 #include "declone/transforms/CloneElimination.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <unistd.h>
 
@@ -42,6 +44,24 @@ bool parseIntRange(const std::string& text, int64_t& low, int64_t& high) {
          highEnd == end && low < high;
 }
 
+/// Adds `more` to the sorted list `standIns`.
+void mergeStandIns(std::vector<std::string>& standIns, const std::vector<std::string>& more) {
+  std::vector<std::string> merged;
+  std::set_union(standIns.begin(), standIns.end(), more.begin(), more.end(),
+                 std::back_inserter(merged));
+  standIns = std::move(merged);
+}
+
+/// `ops run as stand-ins, not their own kernels: _C::rms_norm, vllm::all_reduce`: how far a
+/// verdict goes. A stand-in follows its op's schema (what it writes, what it returns and how it
+/// reads its tensors), not its mathematics; a user must not read `equivalent` as more.
+std::string describeStandIns(const std::vector<std::string>& standIns) {
+  std::string out = "ops run as stand-ins, not their own kernels: ";
+  for (size_t i = 0; i < standIns.size(); ++i)
+    out += (i ? ", " : "") + standIns[i];
+  return out;
+}
+
 } // namespace
 
 Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& after,
@@ -52,12 +72,15 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
   for (size_t i = 0; i < before.modules.size(); ++i) {
     Result<runtime::Verdict> verdict =
         runtime::verify(*before.modules[i], *after.modules[i], options);
-    if (verdict.ok())
+    if (verdict.ok()) {
       verdict->notes.insert(verdict->notes.begin(), total.notes.begin(), total.notes.end());
+      mergeStandIns(verdict->standIns, total.standIns);
+    }
     if (!verdict.ok() || !verdict->equivalent)
       return verdict;
     total.trialsRun += verdict->trialsRun;
     total.notes = std::move(verdict->notes);
+    total.standIns = std::move(verdict->standIns);
   }
   return total;
 }
@@ -86,6 +109,7 @@ int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_v
   if (!addStandIns(schemaFiles))
     return kBadInput;
   uint64_t memoryLimit = defaultMemoryLimit();
+  std::vector<std::string> standIns;
   for (size_t i = 0; i < before.modules.size(); ++i) {
     runtime::VerifyOptions options;
     options.donated = i < donated.size() ? donated[i] : std::vector<bool>();
@@ -100,11 +124,17 @@ int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_v
     }
     for (const std::string& note : verdict->notes)
       reportDiagnostic(name, Error{note}, Severity::Note);
+    mergeStandIns(standIns, verdict->standIns);
     if (!verdict->equivalent) {
-      std::cerr << name << ": error: the rewrite does not verify: " << verdict->difference << '\n';
+      std::cerr << name << ": error: the rewrite does not verify: " << verdict->difference
+                << (standIns.empty() ? "" : "; " + describeStandIns(standIns)) << '\n';
       return kDifference;
     }
   }
+  // opt says nothing of a rewrite that verifies, unless the verification rests on stand-ins.
+  if (!standIns.empty())
+    reportDiagnostic(name, Error{"the rewrite verifies with " + describeStandIns(standIns)},
+                     Severity::Note);
   return kSuccess;
 }
 
@@ -172,13 +202,15 @@ int runVerify(std::span<const std::string_view> args) {
   // What was compared by metadata only comes first: the verdict stays the last line.
   for (const std::string& note : verdict->notes)
     std::cout << "note: " << note << '\n';
+  std::string standIns = verdict->standIns.empty() ? "" : describeStandIns(verdict->standIns);
   if (!verdict->equivalent) {
     std::cout << displayName(files[1]) << ": not equivalent to " << displayName(files[0]) << ": "
-              << verdict->difference << '\n';
+              << verdict->difference << (standIns.empty() ? "" : "; " + standIns) << '\n';
     return kDifference;
   }
   std::cout << "equivalent (" << verdict->trialsRun << " run"
-            << (verdict->trialsRun == 1 ? "" : "s") << ")\n";
+            << (verdict->trialsRun == 1 ? "" : "s") << (standIns.empty() ? "" : "; " + standIns)
+            << ")\n";
   return kSuccess;
 }
 

@@ -41,6 +41,11 @@ struct Verdict {
   /// What was not compared by value, and why, one line per output or input, e.g. `output 0
   /// compared by metadata only: its values come from uninitialized memory (empty)`.
   std::vector<std::string> notes;
+  /// The ops either graph called that ran a stand-in kernel (addStandInKernels, and the built-in
+  /// one for vLLM's ops) instead of their own, by name (`_C::rms_norm`), sorted. What they
+  /// compute follows their schema, not their mathematics: an equivalence holds for them only as
+  /// far as their layouts and aliasing go, which the verdict must say.
+  std::vector<std::string> standIns;
 };
 
 /// Gives the custom ops of `schemaText` (schema lines, as `--schemas` files hold them) that this
