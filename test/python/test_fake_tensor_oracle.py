@@ -167,3 +167,50 @@ def test_the_child_runs_under_the_memory_limit_it_is_given():
     finally:
         child.stdin.close()
         child.wait(timeout=60)
+
+
+def test_an_op_this_torch_lacks_is_answered_as_such():
+    """The CLI lists these in one warning and suggests --fake-tensor-import: a custom op exists
+    only where the module that defines it was imported."""
+    reply = oracle.run_limited(torch, FakeTensorMode, {
+        "call": "torch.ops.declone_nowhere.column_major.default(t0)",
+        "tensors": [transposed()]}, 0, 0)
+    assert reply["no_such_op"] is True and "column_major" in reply["error"], reply
+    # An op that exists but fails is not "no such op".
+    reply = oracle.run_limited(torch, FakeTensorMode, {
+        "call": "torch.ops.aten.nonzero.default(t0)", "tensors": [transposed()]}, 0, 0)
+    assert "error" in reply and "no_such_op" not in reply, reply
+
+
+#: A custom op with a Meta kernel, which FakeTensor runs (torch.library.Library serves torch
+#: 1.13 too; custom_op and register_fake are torch 2.4's).
+_CUSTOM_OP_MODULE = """
+import torch
+_lib = torch.library.Library("{namespace}", "DEF")
+_lib.define("column_major(Tensor x) -> Tensor")
+_lib.impl("column_major", lambda x: x.new_empty(x.shape[::-1]).t(), "Meta")
+"""
+
+
+def test_modules_named_on_the_command_line_are_imported_first(tmp_path):
+    """`--import=NAME` (from the current directory) and `--import=PATH.py` (by path, its folder
+    on sys.path for its own imports) define their ops before the first request; a module that
+    fails to import is named in the ready reply, and the others still serve."""
+    (tmp_path / "by_name.py").write_text(_CUSTOM_OP_MODULE.format(namespace="declone_by_name"))
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "helper.py").write_text("NAMESPACE = 'declone_by_path'\n")
+    (tmp_path / "sub" / "by_path.py").write_text(
+        "from helper import NAMESPACE\n" +
+        _CUSTOM_OP_MODULE.replace('"{namespace}"', "NAMESPACE"))
+    requests = [{"id": i, "call": f"torch.ops.{namespace}.column_major.default(t0)",
+                 "tensors": [tall(3)]}
+                for i, namespace in enumerate(["declone_by_name", "declone_by_path"])]
+    result = subprocess.run(
+        [sys.executable, "-c", _SCRIPT.read_text(), "--memory-limit=0", "--time-limit=60",
+         "--import=by_name", "--import=sub/by_path.py", "--import=declone_no_such_module"],
+        input="".join(json.dumps(r) + "\n" for r in requests), cwd=tmp_path,
+        capture_output=True, text=True, timeout=300, check=True)
+    ready, *replies = (json.loads(line) for line in result.stdout.splitlines())
+    assert ready["ready"] and ready["import_errors"] == [
+        "declone_no_such_module: ModuleNotFoundError: No module named 'declone_no_such_module'"]
+    assert [reply["results"][0]["strides"] for reply in replies] == [[1, 3], [1, 3]], replies

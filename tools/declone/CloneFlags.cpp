@@ -26,16 +26,23 @@ void CloneFlags::addTo(ArgumentParser& parser, bool withDonated) {
               "graph inputs whose annotations print no strides are contiguous (remarks say\n"
               "                          which decisions rest on it)",
               &assumeDenseInputs);
-  addFakeTensorFlag(parser, &fakeTensor);
+  addFakeTensorFlag(parser, &fakeTensor, &fakeTensorImports);
   addInputSizeFlag(parser, &maxInputSize);
 }
 
-void addFakeTensorFlag(ArgumentParser& parser, bool* out) {
+void addFakeTensorFlag(ArgumentParser& parser, bool* out, std::vector<std::string>* imports) {
   parser.flag("--fake-tensor",
               "run the ops whose result layout no rule gives under PyTorch's FakeTensorMode\n"
-              "                          (static sizes; Python with torch: $DECLONE_PYTHON, else\n"
-              "                          python3; 5 s a call: $DECLONE_FAKE_TENSOR_TIMEOUT)",
+              "                          (static sizes, CPU tensors; Python with torch:\n"
+              "                          $DECLONE_PYTHON, else python3; 5 s a call:\n"
+              "                          $DECLONE_FAKE_TENSOR_TIMEOUT)",
               out);
+  parser.repeated("--fake-tensor-import", "MODULE",
+                  "import MODULE (a name on PYTHONPATH or in the current\n"
+                  "                          directory, or a .py file) in --fake-tensor's Python\n"
+                  "                          first, for the custom ops it defines; implies\n"
+                  "                          --fake-tensor (may be repeated)",
+                  imports);
 }
 
 LayoutOptions CloneFlags::layoutOptions() const {
@@ -53,8 +60,10 @@ CloneEliminationOptions CloneFlags::baseOptions() const {
 bool CloneFlags::prepare() {
   if (!setInputSizeLimit(maxInputSize))
     return false;
+  resolveFakeTensorFlags(fakeTensor, fakeTensorImports);
   if (fakeTensor)
-    oracle_ = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
+    oracle_ =
+        std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython(), fakeTensorImports);
   if (std::optional<CloneEliminationMode> parsed = parseMode(mode)) {
     mode_ = *parsed;
   } else {
@@ -76,6 +85,8 @@ bool CloneFlags::prepare() {
 }
 
 Result<CloneEliminationOptions> CloneFlags::optionsFor(const GraphModule& module) const {
+  if (oracle_)
+    oracle_->checkDevices(module, "");
   CloneEliminationOptions options;
   options.mode = mode_;
   options.schemas = schemas_.get();

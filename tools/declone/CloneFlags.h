@@ -18,6 +18,7 @@ struct CloneFlags {
   std::vector<std::string> schemaFiles;
   bool assumeDenseInputs = false;
   bool fakeTensor = false;
+  std::vector<std::string> fakeTensorImports; ///< --fake-tensor-import, which implies --fake-tensor
   std::string maxInputSize;
 
   /// `withDonated` false: --mode and --schemas only, for commands over many graphs (donations
@@ -28,6 +29,7 @@ struct CloneFlags {
   /// Reports problems on standard error and returns false.
   [[nodiscard]] bool prepare();
   /// The options for one top-level module: `--donated` is resolved against its placeholders.
+  /// With --fake-tensor, warns (once) when the module holds no CPU tensor for it to run.
   [[nodiscard]] Result<CloneEliminationOptions> optionsFor(const GraphModule& module) const;
   /// The options without donations; the schemas stay valid while this object lives.
   [[nodiscard]] CloneEliminationOptions baseOptions() const;
@@ -45,8 +47,14 @@ private:
   std::unique_ptr<FakeTensorOracle> oracle_; ///< set by prepare() for --fake-tensor
 };
 
-/// Adds `--fake-tensor` (FakeTensorOracle) to a command's parser.
-void addFakeTensorFlag(ArgumentParser& parser, bool* out);
+/// Adds `--fake-tensor` (FakeTensorOracle) and `--fake-tensor-import MODULE` to a command's
+/// parser. A command given an import runs the oracle: `*out` is set (after parsing, by
+/// resolveFakeTensorFlags).
+void addFakeTensorFlag(ArgumentParser& parser, bool* out, std::vector<std::string>* imports);
+/// `--fake-tensor-import` implies `--fake-tensor`: the oracle is what imports the modules.
+inline void resolveFakeTensorFlags(bool& fakeTensor, const std::vector<std::string>& imports) {
+  fakeTensor = fakeTensor || !imports.empty();
+}
 
 /// Parses `--donated`: comma-separated placeholder indices (every placeholder counted, Sym ones
 /// included, as vLLM's donated_input_ids) or names. Errors name the bad item.

@@ -91,8 +91,9 @@ std::optional<StaticLayout> layoutFrom(const json& value) {
 
 } // namespace
 
-FakeTensorOracle::FakeTensorOracle(std::string python, Limits limits)
-    : python_(std::move(python)), limits_(limits) {}
+FakeTensorOracle::FakeTensorOracle(std::string python, std::vector<std::string> imports,
+                                   Limits limits)
+    : python_(std::move(python)), limits_(limits), imports_(std::move(imports)) {}
 
 FakeTensorOracle::Limits FakeTensorOracle::defaultLimits() {
   Limits limits;
@@ -112,6 +113,53 @@ FakeTensorOracle::Limits FakeTensorOracle::defaultLimits() {
 
 FakeTensorOracle::~FakeTensorOracle() {
   stop("");
+  // Said at the end, once: which ops there were is known only then, and each would otherwise
+  // be a warning of its own.
+  if (missingOps_.empty())
+    return;
+  std::string ops;
+  for (const std::string& op : missingOps_)
+    ops += (ops.empty() ? "" : ", ") + op;
+  bool one = missingOps_.size() == 1;
+  reportUsageWarning("--fake-tensor: the torch of " + python_ + " has no op " + ops + "; " +
+                     (one ? "its layouts stay" : "their layouts stay") +
+                     " unknown (a custom op exists there once the module that defines it is "
+                     "imported: --fake-tensor-import MODULE)");
+}
+
+void FakeTensorOracle::checkDevices(const GraphModule& module, std::string_view name) {
+  if (warnedDevices_)
+    return;
+  size_t tensors = 0;
+  std::string otherDevice;
+  bool cpu = false;
+  auto visit = [&](const GraphModule& current, auto& self) -> void {
+    for (const Node* node : current.graph) {
+      const TypeAnnotation& type = node->type();
+      if (type.kind != TypeAnnotation::Kind::Tensor || !type.tensor)
+        continue;
+      ++tensors;
+      cpu = cpu || type.tensor->device == "cpu";
+      if (otherDevice.empty() && !type.tensor->device.empty() && type.tensor->device != "cpu")
+        otherDevice = type.tensor->device;
+    }
+    for (const auto& child : current.children)
+      self(*child, self);
+  };
+  visit(module, visit);
+  if (tensors == 0 || cpu)
+    return;
+  warnedDevices_ = true;
+  std::string file = name.empty() ? "the graph" : std::string(name);
+  if (otherDevice.empty())
+    reportUsageWarning("--fake-tensor: no tensor annotation of " + file +
+                       " prints a device ('f32[3, 4][4, 1]' rather than 'f32[3, 4][4, 1]cpu'), "
+                       "and FakeTensor runs ops only on tensors known to be on the CPU: it runs "
+                       "nothing here");
+  else
+    reportUsageWarning("--fake-tensor: the tensors of " + file + " are on " + otherDevice +
+                       ", and FakeTensor runs ops only on CPU tensors (a CUDA layout can depend "
+                       "on the machine that runs it): it runs nothing here");
 }
 
 std::string FakeTensorOracle::defaultPython() {
@@ -142,11 +190,16 @@ bool FakeTensorOracle::start() {
   posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::string dashC = "-c";
-  std::string memory = "--memory-limit=" + std::to_string(limits_.memoryBytes);
-  std::string time = "--time-limit=" + std::to_string(limits_.callSeconds);
-  char* argv[] = {python_.data(), dashC.data(), script.data(), memory.data(), time.data(), nullptr};
-  int spawned = posix_spawnp(&pid_, python_.c_str(), &actions, nullptr, argv, environ);
+  std::vector<std::string> arguments = {python_, "-c", script,
+                                        "--memory-limit=" + std::to_string(limits_.memoryBytes),
+                                        "--time-limit=" + std::to_string(limits_.callSeconds)};
+  for (const std::string& module : imports_)
+    arguments.push_back("--import=" + module);
+  std::vector<char*> argv;
+  for (std::string& argument : arguments)
+    argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  int spawned = posix_spawnp(&pid_, python_.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(input[0]);
   ::close(output[1]);
@@ -168,6 +221,12 @@ bool FakeTensorOracle::start() {
     stop(python_ + ": " + why);
     return false;
   }
+  // A module that did not import leaves its ops unknown; the others still serve.
+  if (reply.contains("import_errors") && reply.at("import_errors").is_array())
+    for (const json& error : reply.at("import_errors"))
+      if (error.is_string())
+        reportUsageWarning("--fake-tensor-import: cannot import " + error.get<std::string>() +
+                           "; the ops it defines stay unknown to --fake-tensor");
   return true;
 }
 
@@ -282,6 +341,8 @@ std::optional<OracleResult> FakeTensorOracle::run(const OracleCall& call) {
     }
     if (reply.contains("declined")) {
       warnDeclined(op, reply.at("declined").get<std::string>());
+    } else if (reply.contains("no_such_op")) {
+      missingOps_.insert(op);
     } else if (reply.contains("results")) {
       result.emplace();
       result->sequence = reply.at("sequence").get<bool>();

@@ -2,14 +2,17 @@
 #pragma once
 
 #include "declone/analysis/LayoutOracle.h"
+#include "declone/ir/Graph.h"
 
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <sys/types.h>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace declone::cli {
 
@@ -28,6 +31,11 @@ namespace declone::cli {
 /// warning: restarting
 /// would cost an interpreter start (`import torch`, seconds) per such op, and what stops the
 /// Python side once would likely do it again.
+///
+/// Custom ops exist in the child only once the modules that define them are imported there
+/// (`imports`, from --fake-tensor-import; a module that fails to import is one warning). The
+/// ops the child's torch has no op of are listed in one warning when the oracle ends, with that
+/// advice: otherwise --fake-tensor would change nothing and say nothing.
 class FakeTensorOracle final : public LayoutOracle {
 public:
   struct Limits {
@@ -35,12 +43,19 @@ public:
     double callSeconds = 0;   ///< per call; 0: none
   };
 
-  explicit FakeTensorOracle(std::string python, Limits limits = defaultLimits());
+  /// `imports`: module names or paths of .py files the child imports before any call.
+  explicit FakeTensorOracle(std::string python, std::vector<std::string> imports = {},
+                            Limits limits = defaultLimits());
   ~FakeTensorOracle() override;
   FakeTensorOracle(const FakeTensorOracle&) = delete;
   FakeTensorOracle& operator=(const FakeTensorOracle&) = delete;
 
   [[nodiscard]] std::optional<OracleResult> run(const OracleCall& call) override;
+
+  /// Warns, once, when no tensor of `module` (or its nested graphs) is annotated as on the CPU,
+  /// the only tensors the oracle runs ops on (LayoutOracle): for that file --fake-tensor can
+  /// change nothing, which a user who asked for it must hear. `name` is the file's.
+  void checkDevices(const GraphModule& module, std::string_view name);
 
   /// The interpreter `--fake-tensor` runs: $DECLONE_PYTHON (which the `declone` console
   /// script sets to its own Python), else `python3` on PATH.
@@ -74,6 +89,9 @@ private:
   std::mutex mutex_; ///< one request at a time on the pipe, and the cache
   std::unordered_map<std::string, std::optional<OracleResult>> cache_;
   std::unordered_set<std::string> warnedOps_;
+  std::vector<std::string> imports_;
+  std::set<std::string> missingOps_; ///< ops the child's torch has none of, for the last warning
+  bool warnedDevices_ = false;
 };
 
 } // namespace declone::cli

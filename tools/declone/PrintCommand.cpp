@@ -23,15 +23,18 @@ int runPrint(std::span<const std::string_view> args) {
               &annotate);
   parser.flag("--assume-dense-inputs",
               "with --annotate: graph inputs without strides are contiguous", &assumeDense);
-  addFakeTensorFlag(parser, &fakeTensor);
+  std::vector<std::string> fakeTensorImports;
+  addFakeTensorFlag(parser, &fakeTensor, &fakeTensorImports);
   std::string maxInputSize;
   addInputSizeFlag(parser, &maxInputSize);
   if (std::optional<int> exit = parser.parseOrExit(args))
     return *exit;
   if (!setInputSizeLimit(maxInputSize))
     return kBadInput;
+  resolveFakeTensorFlags(fakeTensor, fakeTensorImports);
   if ((assumeDense || fakeTensor) && !annotate) {
-    reportUsageError(std::string(assumeDense ? "--assume-dense-inputs" : "--fake-tensor") +
+    std::string flag = fakeTensorImports.empty() ? "--fake-tensor" : "--fake-tensor-import";
+    reportUsageError((assumeDense ? "--assume-dense-inputs" : flag) +
                      " only applies with --annotate");
     return kBadInput;
   }
@@ -42,10 +45,14 @@ int runPrint(std::span<const std::string_view> args) {
     AnnotateLayoutsOptions options;
     std::unique_ptr<FakeTensorOracle> oracle;
     if (fakeTensor)
-      oracle = std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython());
+      oracle =
+          std::make_unique<FakeTensorOracle>(FakeTensorOracle::defaultPython(), fakeTensorImports);
     options.layout = {assumeDense, oracle.get()};
-    for (auto& module : file->modules)
+    for (auto& module : file->modules) {
+      if (oracle)
+        oracle->checkDevices(*module, displayName(inputs[0]));
       (void)annotateLayouts(*module, options);
+    }
   }
   return writeGraph(output, *file);
 }

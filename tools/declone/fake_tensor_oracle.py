@@ -2,8 +2,9 @@
 layout its results get, which is what a dump of a traced graph prints for them.
 
 The CLI (`--fake-tensor`) runs this with `python -c` and talks to it in JSON lines on standard
-input and output. It first answers {"ready": true, "torch": VERSION}, or {"error": WHY} when
-torch or its FakeTensor cannot be imported. Then each request
+input and output. It first answers {"ready": true, "torch": VERSION, "import_errors": [...]},
+or {"error": WHY} when torch or its FakeTensor cannot be imported; "import_errors" says which of
+the modules `--import=` names (below) could not be imported, and why. Then each request
 
     {"call": "torch.ops.aten.tril.default(t0, 1)",
      "tensors": [{"dtype": "float32", "device": "cpu", "sizes": [3, 4], "strides": [1, 3],
@@ -11,13 +12,17 @@ torch or its FakeTensor cannot be imported. Then each request
 
 gets {"sequence": false, "results": [{"sizes": [3, 4], "strides": [4, 1], "offset": 0}]}
 (a result that is not a tensor is null; "sequence" when the op returns a tuple or list), or
-{"error": WHY} when the op cannot be run, or {"declined": WHY} when it was not run or stopped
-because of its size: arguments beyond the bounds below, more than the time limit, or more than
-the memory limit. The CLI says why in a warning. A request's "id" comes back in its reply.
+{"error": WHY} when the op cannot be run (with "no_such_op": true when this torch has no op of
+that name, as for a custom op whose module was not imported), or {"declined": WHY} when it was
+not run or stopped because of its size: arguments beyond the bounds below, more than the time
+limit, or more than the memory limit. The CLI says why in a warning. A request's "id" comes
+back in its reply.
 
 Limits come as arguments after the script: `--memory-limit BYTES` (RLIMIT_DATA, set before
 torch is imported) and `--time-limit SECONDS` (per call; the CLI stops a child that overruns it
-much further, stuck where Python does not run).
+much further, stuck where Python does not run). Each `--import=MODULE` (`--fake-tensor-import`)
+is imported once torch is, so that the custom ops it defines (torch.library) exist: a module
+name, found on PYTHONPATH or in the current directory, or the path of a .py file.
 
 The call is the dump's own text, so it is not evaluated as Python: only an op of torch.ops
 applied to literals, the tensors t0, t1, ..., lists and tuples of them, torch's dtypes, memory
@@ -81,8 +86,11 @@ class CallReader:
         if len(path) != 5 or path[:2] != ["torch", "ops"] or \
                 any(part.startswith("__") for part in path):
             raise ValueError("not an operator overload of torch.ops")
-        namespace = getattr(self.torch.ops, path[2])
-        op = getattr(getattr(namespace, path[3]), path[4])
+        try:
+            namespace = getattr(self.torch.ops, path[2])
+            op = getattr(getattr(namespace, path[3]), path[4])
+        except AttributeError as error:
+            raise NoSuchOp(f"{error}") from None
         if not isinstance(op, self.torch._ops.OpOverload):
             raise ValueError("not an operator overload")
         return op
@@ -167,6 +175,11 @@ def describe(torch, value):
             "offset": value.storage_offset()}
 
 
+class NoSuchOp(AttributeError):
+    """torch.ops has no op of the call's name: one a module defines that is not imported here
+    (the CLI suggests --fake-tensor-import), or a misspelling."""
+
+
 class Declined(Exception):
     """The call is not run, or was stopped, because of its size: its layout stays unknown, and
     the CLI warns with the message."""
@@ -232,6 +245,51 @@ def limits(argv):
     return found["--memory-limit"], found["--time-limit"]
 
 
+def imports(argv):
+    """The modules of the `--import=MODULE` arguments, in order."""
+    return [arg.partition("=")[2] for arg in argv if arg.partition("=")[0] == "--import"]
+
+
+def import_module(name):
+    """Imports a module by name, or a .py file by path (as a module named after the file).
+
+    Only now, with torch and this script's own modules imported, do the current directory (for
+    names) and the file's directory (for its own imports) join sys.path, and last: a dump
+    folder's `ast.py` or `torch.py` is still not what anything imports."""
+    import importlib
+    import importlib.util
+    if name.endswith(".py") or os.sep in name:
+        path = os.path.abspath(name)
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no such file: {name}")
+        if os.path.dirname(path) not in sys.path:
+            sys.path.append(os.path.dirname(path))
+        spec = importlib.util.spec_from_file_location(stem, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[stem] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[stem]
+            raise
+        return module
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    return importlib.import_module(name)
+
+
+def import_modules(names):
+    """Imports each module; what failed, as `MODULE: ERROR` lines."""
+    errors = []
+    for name in names:
+        try:
+            import_module(name)
+        except BaseException as error:  # noqa: BLE001: SystemExit too; the op stays unknown
+            errors.append(f"{name}: {type(error).__name__}: {error}"[:300])
+    return errors
+
+
 def limit_memory(limit):
     """RLIMIT_DATA (the heap and private mappings, not the libraries' code) of `limit` bytes,
     or less if the inherited limit is lower: running out is a MemoryError or a RuntimeError
@@ -278,6 +336,8 @@ def run_limited(torch, fake_mode_class, request, time_limit, memory_limit):
         return {"declined": f"it took more than {time_limit:g} s under FakeTensor"}
     except Declined as error:
         return {"declined": f"not run: {error}"}
+    except NoSuchOp as error:
+        return {"error": f"{type(error).__name__}: {error}"[:300], "no_such_op": True}
     except Exception as error:  # noqa: BLE001: the op cannot be run: its layout is unknown
         if out_of_memory(error):
             return {"declined": "it needed more than the "
@@ -309,7 +369,8 @@ def main():
     except Exception as error:  # noqa: BLE001: any failure means no oracle
         _reply({"error": f"cannot import torch's FakeTensorMode: {error}"})
         return
-    _reply({"ready": True, "torch": torch.__version__})
+    import_errors = import_modules(imports(sys.argv[1:]))
+    _reply({"ready": True, "torch": torch.__version__, "import_errors": import_errors})
     for line in sys.stdin:
         request = {}
         try:
