@@ -5,9 +5,13 @@ pip installs the executable inside the package (``declone/_bin/declone``), with 
 before declone; without the plugin, ``declone verify`` says what to install. In a build tree
 (``make build``) the executable is ``build/bin/declone``, next to ``build/python``. The CLI's
 ``--fake-tensor`` runs ops in this Python (``DECLONE_PYTHON``), where declone and torch are.
+
+``python -m declone schemas MODULE...`` is this Python's own: it imports the modules, which only a
+Python with torch can, and writes the schemas of the custom ops they register (_schemas.py).
 """
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +24,28 @@ def executable():
         if os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+_PYTHON_COMMANDS = """
+python -m declone also has:
+  schemas MODULE...  write the schemas of the custom ops a Python module registers, for
+                     --schemas ('python -m declone schemas --help')
+"""
+
+
+def python_module_main(args=None):
+    """``python -m declone``: the CLI, but ``schemas MODULE...`` runs here, and the help says
+    so."""
+    args = sys.argv[1:] if args is None else list(args)
+    if args[:1] == ["schemas"] or args[:2] == ["help", "schemas"]:
+        from . import _schemas
+        return _schemas.main(args[1:] if args[0] == "schemas" else ["--help"])
+    binary = executable()
+    if binary is not None and args in (["help"], ["--help"], ["-h"]):
+        result = subprocess.run([str(binary), *args], stdout=subprocess.PIPE, text=True)
+        sys.stdout.write(result.stdout.rstrip("\n") + "\n" + _PYTHON_COMMANDS)
+        return result.returncode
+    return main(args)
 
 
 def main(args=None):
@@ -38,4 +64,4 @@ def main(args=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(python_module_main())

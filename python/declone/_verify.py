@@ -697,9 +697,14 @@ def _kept(remark, reason, detail):
     from . import _declone
     fields = dict(node=remark.node, line=remark.line, decision="kept", reason=reason,
                   detail=detail)
+    # The user's source line stays with the decision (remarks without one: an older extension).
+    if getattr(remark, "source", ""):
+        fields.update(source=remark.source, code=remark.code)
     try:
         return _declone.Remark(**fields)
     except TypeError:  # an extension without a Remark constructor
+        for key in ("source", "code"):
+            fields.pop(key, None)
         return _Remark(**fields)
 
 

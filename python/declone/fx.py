@@ -8,12 +8,14 @@ PyTorch. The torch objects it recognises are handed to it here; it does not impo
 
 import collections
 import contextlib
+import copyreg
 import hashlib
 import time
 
 import torch
 
-from . import _compare, _declone
+from . import _compare, _declone, _logging, _sources
+from ._schemas import schemas_of
 
 try:  # Inductor's interface for custom passes (PyTorch 2.6 and later): its FX graph cache
     # accepts a pass that has one, keyed by uuid().
@@ -21,11 +23,31 @@ try:  # Inductor's interface for custom passes (PyTorch 2.6 and later): its FX g
 except ImportError:  # torch 1.13: no Inductor
     _PassBase = object
 
-__all__ = ["eliminate_clones", "CloneEliminationPass", "PassRun", "dumps", "Remark"]
+__all__ = ["eliminate_clones", "CloneEliminationPass", "PassRun", "CacheHit", "dumps", "Remark",
+           "schemas_of"]
 
 #: One clone decision: ``node``, ``line``, ``decision`` ("removed" or "kept"), ``reason`` (a
-#: reason code or None) and ``detail``; ``str()`` is the text remark of ``declone opt --remarks``.
+#: reason code or None), ``detail``, and ``source`` and ``code``: the user's ``FILE:LINE`` and
+#: its code, from the node's stack trace ('' when it has none); ``str()`` is the text remark of
+#: ``declone opt --remarks``, led by the source when there is one.
 Remark = _declone.Remark
+CacheHit = _logging.CacheHit
+
+
+def _remark_from_fields(node, line, decision, reason, detail, source="", code=""):
+    remark = Remark(node=node, line=line, decision=decision, reason=reason, detail=detail)
+    return _sources.located(remark, source, code) if source else remark
+
+
+# Remarks travel where Inductor's config goes: it deep-copies its config (a pass and the
+# remarks it holds) at every torch.compile, and pickles it for a compile in a subprocess.
+copyreg.pickle(Remark, lambda remark: (_remark_from_fields, (
+    remark.node, remark.line, remark.decision, remark.reason, remark.detail,
+    getattr(remark, "source", ""), getattr(remark, "code", ""))))
+
+# Registered when declone.fx is imported, so that torch._logging.set_logs(declone_remarks=True)
+# knows the name (TORCH_LOGS in the environment: see _logging.py).
+_logging.channel()
 
 _DTYPE_ABBREVIATIONS = {
     torch.bool: "b8", torch.uint8: "u8", torch.int8: "i8", torch.int16: "i16",
@@ -257,7 +279,9 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe", verify=False, see
     """Removes redundant aten.clone nodes from a live torch.fx.Graph (or GraphModule) in place
     and returns one Remark per clone, in program order. ``donated_input_ids`` counts every
     placeholder; a name (the placeholder's node name or target) may stand for its index. A
-    remark's line is its node's line in ``dumps`` of the graph before. ``mode`` is "safe" (every
+    remark's line is its node's line in ``dumps`` of the graph before; its ``source`` is the
+    user's line the clone comes from (``node.meta["stack_trace"]``, as Dynamo records it), when
+    the node has one. ``mode`` is "safe" (every
     rule of DESIGN.md section 4), "vllm" (vLLM 0.33.0's UnsafeCloneEliminationPass, decision for
     decision, reading meta["val"] as vLLM does) or "vllm-0.32" (vLLM 0.32.0's).
 
@@ -265,10 +289,24 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe", verify=False, see
     kernels) on random inputs made from the placeholders' metadata (``seed`` chooses them) and
     rewrites the graph only when nothing observable changes; otherwise it stays as it was and
     the clones the rewrite removed are kept, with the reason code ``does-not-verify`` (the
-    first difference) or ``cannot-verify`` (why the graph could not be run)."""
+    first difference) or ``cannot-verify`` (why the graph could not be run).
+
+    With torch 2.x the remarks are also logged (TORCH_LOGS=declone_remarks) and written into
+    TORCH_TRACE as a ``declone_remarks`` artifact (docs/USAGE.md)."""
+    start = time.perf_counter()
     if verify:
         from . import _verify
-        return _verify.eliminate_clones(graph, donated_input_ids, mode, seed, eliminate_clones)
+        remarks = _verify.eliminate_clones(graph, donated_input_ids, mode, seed,
+                                           _eliminate_clones)
+    else:
+        remarks = _eliminate_clones(graph, donated_input_ids, mode)
+    _logging.report(remarks, mode, bool(verify), donated_input_ids,
+                    time.perf_counter() - start)
+    return remarks
+
+
+def _eliminate_clones(graph, donated_input_ids, mode):
+    """eliminate_clones without verification or logging."""
     graph = _graph_of(graph)
     donated_input_ids = _donated_indices(graph, donated_input_ids)
     if not _declone.vllm_version(mode):  # vLLM's pass reads meta["val"] as it finds it
@@ -278,6 +316,8 @@ def eliminate_clones(graph, donated_input_ids=(), mode="safe", verify=False, see
     if not imported.clones:
         return []
     remarks, removed = imported.eliminate_clones(list(donated_input_ids), mode)
+    # Before the removed clones leave the graph: their stack traces go with them.
+    remarks = _sources.with_sources(graph, remarks)
     # Each decision was made on the graph as rewritten so far: replaying them in program order
     # gives the graph the C++ pass produced.
     for node in removed:
@@ -300,6 +340,15 @@ class CloneEliminationPass(_PassBase):
     Inductor calls it once per graph it compiles (a training step: the forward and the backward
     graph): ``remarks`` are the last call's, ``runs`` one PassRun per call.
 
+    A graph Inductor takes from a cache is not compiled again, so no pass runs on it: with the
+    FX graph cache or AOTAutograd's cache on (they are by default, on disk and across processes),
+    a second compile of the same model leaves ``runs`` without a new entry. Such a compile
+    appends a CacheHit to ``cache_hits`` instead (torch 2.x with Dynamo's compile callbacks) and
+    says so on the ``declone_remarks`` log. To make the pass run on every graph, turn the caches
+    off: ``torch._inductor.config.force_disable_caches = True`` or
+    ``TORCHINDUCTOR_FORCE_DISABLE_CACHES=1``. (Calling a compiled function again compiles
+    nothing: Dynamo reuses its code, and neither list grows.)
+
     ``donated_input_ids`` are placeholders the caller gives up, by index (every placeholder
     counts) or name; a clone of one may go even if the graph writes it. Inside Inductor none is donated unless you
     say so: the parameters, buffers and user inputs of a forward graph are the caller's, and the
@@ -315,6 +364,7 @@ class CloneEliminationPass(_PassBase):
         self.verify, self.seed = bool(verify), seed
         self.remarks = []
         self.runs = []
+        self.cache_hits = []
 
     def __call__(self, graph):
         start = time.perf_counter()
@@ -326,9 +376,16 @@ class CloneEliminationPass(_PassBase):
         self.runs.append(PassRun(len(self.remarks), removed, dict(kept), seconds,
                                  tuple(self.remarks)))
 
+    def __deepcopy__(self, memo):
+        """The pass itself: torch.compile deep-copies Inductor's config (get_compiler_config),
+        and a copy would split the record of runs between objects the caller does not hold."""
+        return self
+
     def uuid(self):
         """Changes when the decisions could: with the mode, the donated inputs and the code
         (this file and the extension)."""
+        # Inductor asks while computing a cache key: a hit is told apart when the compile ends.
+        _logging.cache_key_computed(self)
         verified = f"/verify/{self.seed}" if self.verify else ""
         return hashlib.sha256(f"{_code_hash()}/{self.mode}/{self.donated_input_ids}{verified}"
                               .encode()).hexdigest()
