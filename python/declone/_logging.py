@@ -74,8 +74,9 @@ def channel():
 def _summary(remarks, mode, verify, seconds):
     removed = sum(remark.decision == "removed" for remark in remarks)
     kept = collections.Counter(r.reason for r in remarks if r.decision == "kept")
-    text = f"declone ({mode}{', verified' if verify else ''}): {len(remarks)} clones, " \
-           f"{removed} removed, {len(remarks) - removed} kept"
+    clones = f"{len(remarks)} clone{'s' if len(remarks) != 1 else ''}"
+    text = f"declone ({mode}{', verified' if verify else ''}): {clones}, {removed} removed, " \
+           f"{len(remarks) - removed} kept"
     if kept:
         text += " (" + ", ".join(f"{reason}: {count}" for reason, count in sorted(
             kept.items(), key=lambda item: (-item[1], str(item[0])))) + ")"
@@ -108,10 +109,14 @@ def report(remarks, mode, verify, donated, seconds):
         from torch._logging import trace_structured
     except ImportError:
         return
-    # A pass run outside a compile has no compile id; torch would record the call's stack to
-    # explain its absence, which says nothing here.
-    trace_structured("artifact", metadata_fn=lambda: {"name": ARTIFACT, "encoding": "json"},
-                     payload_fn=payload, expect_trace_id=False)
+    metadata = lambda: {"name": ARTIFACT, "encoding": "json"}  # noqa: E731
+    try:
+        # A pass run outside a compile has no compile id; torch would record the call's stack
+        # to explain its absence, which says nothing here.
+        trace_structured("artifact", metadata_fn=metadata, payload_fn=payload,
+                         expect_trace_id=False)
+    except TypeError:  # a torch 2.x from before expect_trace_id
+        trace_structured("artifact", metadata_fn=metadata, payload_fn=payload)
 
 
 # --- cache hits ------------------------------------------------------------------------------
