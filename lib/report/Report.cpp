@@ -4,12 +4,14 @@
 #include "declone/io/Reader.h"
 #include "declone/report/TraceLog.h"
 #include "declone/support/File.h"
+#include "declone/support/Lines.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <fnmatch.h>
+#include <map>
 #include <mutex>
 #include <new>
 #include <set>
@@ -87,11 +89,31 @@ size_t countNodes(const GraphModule& module) {
 
 /// One row for one graph text. `located` moves a parse error's position to where the text came
 /// from; `errorFile` is the file the error names.
+/// The stage in a file name tlparse gives an extracted graph: `inductor_post_grad_graph_12.txt`
+/// -> "inductor_post_grad_graph"; empty for other names.
+std::string stageOfFileName(std::string_view path) {
+  std::string stem = fs::path(std::string(path)).stem().string();
+  size_t digits = stem.find_last_not_of("0123456789");
+  if (digits != std::string::npos && digits + 1 < stem.size() && stem[digits] == '_')
+    stem.resize(digits);
+  constexpr std::string_view kArtifactGraphs[] = {
+      "before_pre_grad_graph",  "after_pre_grad_graph",  "before_joint_graph",
+      "after_joint_graph",      "before_post_grad_graph", "after_post_grad_graph",
+      "fx_graph_runnable"};
+  bool known = isTraceGraphKey(stem) || std::find(std::begin(kArtifactGraphs),
+                                                  std::end(kArtifactGraphs),
+                                                  stem) != std::end(kArtifactGraphs);
+  return known ? stem : std::string();
+}
+
 template <class Locate>
 DumpStats reportGraphText(std::string name, std::string_view errorFile, std::string_view text,
                           const CloneEliminationOptions& options, Locate&& located) {
   DumpStats row;
   row.name = std::move(name);
+  row.file = std::string(errorFile);
+  // Trailing blank lines differ between a log's payload and the file tlparse writes from it.
+  row.textHash = std::hash<std::string_view>{}(trim(text)) | 1;
   Result<std::unique_ptr<GraphFile>> file = readGraphFile(text);
   if (!file.ok()) {
     row.error = located(file.error()).format(errorFile);
@@ -133,7 +155,7 @@ bool isDumpFileName(std::string_view path) {
 }
 
 bool looksLikeDump(std::string_view name, std::string_view text) {
-  if (looksLikeTraceLog(text) || name.ends_with(".fx")) // .fx: graph text by its name
+  if (looksLikeGraphLog(text) || name.ends_with(".fx")) // .fx: graph text by its name
     return true;
   if (name.ends_with(".log"))
     return false;
@@ -206,34 +228,45 @@ std::vector<DumpInput> collectDumpInputs(std::span<const std::string> paths,
 std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
                                   const CloneEliminationOptions& options) {
   auto same = [](const Error& error) { return error; };
-  if (!name.ends_with(".log") && !looksLikeTraceLog(text))
-    return {reportGraphText(std::string(name), name, text, options, same)};
+  if (!name.ends_with(".log") && !looksLikeGraphLog(text)) {
+    DumpStats row = reportGraphText(std::string(name), name, text, options, same);
+    row.stage = stageOfFileName(name);
+    return {std::move(row)};
+  }
 
   std::vector<DumpStats> rows;
-  Result<TraceLog> log = splitTraceLog(text);
-  if (!log.ok()) {
+  auto fileRow = [&] {
     DumpStats row;
     row.name = std::string(name);
+    row.file = std::string(name);
+    return row;
+  };
+  Result<TraceLog> log = splitGraphLog(text);
+  if (!log.ok()) {
+    DumpStats row = fileRow();
     row.error = log.error().format(name);
     rows.push_back(std::move(row));
     return rows;
   }
-  for (const TraceGraph& graph : log->graphs)
-    rows.push_back(reportGraphText(graph.displayName(name), name, graph.payload, options,
-                                   [&](const Error& error) { return graph.toLogPosition(error); }));
+  for (const TraceGraph& graph : log->graphs) {
+    DumpStats row =
+        reportGraphText(graph.displayName(name), name, graph.payload, options,
+                        [&](const Error& error) { return graph.toLogPosition(error); });
+    row.record = graph.key + ":" + std::to_string(graph.line);
+    row.stage = graph.key;
+    row.compileId = graph.compileId;
+    rows.push_back(std::move(row));
+  }
   if (log->firstProblem) {
     // One row for the lines that are not records, so that a damaged log still reports the
     // graphs it holds but does not pass as read.
-    DumpStats row;
-    row.name = std::string(name);
+    DumpStats row = fileRow();
     row.error = log->firstProblem->format(name);
     if (log->numProblems > 1)
       *row.error += " (and " + std::to_string(log->numProblems - 1) + " more bad lines)";
     rows.push_back(std::move(row));
   } else if (log->graphs.empty()) {
-    DumpStats row; // a trace without graph payloads: read, nothing in it
-    row.name = std::string(name);
-    rows.push_back(std::move(row));
+    rows.push_back(fileRow()); // a trace without graph payloads: read, nothing in it
   }
   return rows;
 }
@@ -244,7 +277,7 @@ std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminatio
   Result<std::string> text = readFile(path, limit);
   if (!text.ok()) {
     DumpStats row;
-    row.name = name;
+    row.name = row.file = name;
     row.error = text.error().format(name);
     return {row};
   }
@@ -271,9 +304,42 @@ std::vector<DumpStats> reportFileOrOutOfMemory(const std::string& path,
     what = "out of memory (a size too large to allocate)";
   }
   DumpStats row;
-  row.name = path == "-" ? std::string("<stdin>") : path;
+  row.name = row.file = path == "-" ? std::string("<stdin>") : path;
   row.error = Error{what}.format(row.name);
   return {std::move(row)};
+}
+
+/// The totals: each distinct graph text once overall and once per stage.
+void sumReport(Report& report) {
+  std::map<size_t, std::string> firstWithText;
+  std::set<std::pair<std::string, size_t>> inStage;
+  std::set<std::string> stages;
+  for (DumpStats& row : report.rows) {
+    if (row.textHash) {
+      auto [first, isNew] = firstWithText.emplace(row.textHash, row.name);
+      if (!isNew) {
+        row.sameAs = first->second;
+        ++report.duplicates;
+      }
+    }
+    if (!row.sameAs)
+      report.total += row;
+    if (row.stage.empty() || row.error)
+      continue;
+    stages.insert(row.stage);
+    if (!inStage.emplace(row.stage, row.textHash).second)
+      continue;
+    auto stage = std::find_if(report.stages.begin(), report.stages.end(),
+                              [&](const DumpStats& each) { return each.name == row.stage; });
+    if (stage == report.stages.end()) {
+      report.stages.emplace_back();
+      stage = std::prev(report.stages.end());
+      stage->name = row.stage;
+    }
+    *stage += row;
+  }
+  if (stages.size() < 2)
+    report.stages.clear(); // one stage's total is the total
 }
 
 } // namespace
@@ -305,7 +371,7 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
       std::vector<DumpStats>& out = results[schedule[k].second];
       if (input.error) {
         DumpStats row;
-        row.name = input.path;
+        row.name = row.file = input.path;
         row.error = input.error;
         out.push_back(std::move(row));
       } else {
@@ -352,10 +418,10 @@ Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& optio
     for (DumpStats& row : results[i]) {
       if (row.error)
         ++report.failed;
-      report.total += row;
       report.rows.push_back(std::move(row));
     }
   }
+  sumReport(report);
   return report;
 }
 

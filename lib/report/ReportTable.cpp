@@ -165,6 +165,8 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   for (size_t i = 0; i < shown; ++i)
     rows.push_back(&report.rows[i]);
   rows.push_back(&report.total);
+  for (const DumpStats& stage : report.stages)
+    rows.push_back(&stage);
 
   auto cell = [&](const DumpStats& row, size_t column) -> std::string {
     if (row.error)
@@ -178,8 +180,11 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   std::string_view prefix = commonFolder(report.rows);
   std::string nameHeader = prefix.empty() ? std::string("file") : std::string(prefix);
   auto shortName = [&](const DumpStats& row) {
-    return &row == &report.total ? std::string_view(row.name)
-                                 : std::string_view(row.name).substr(prefix.size());
+    bool listed =
+        !report.rows.empty() && &row >= &report.rows.front() && &row <= &report.rows.back();
+    if (listed)
+      return std::string(std::string_view(row.name).substr(prefix.size()));
+    return &row == &report.total ? row.name : "stage " + row.name;
   };
   size_t nameWidth = nameHeader.size();
   for (const DumpStats* row : rows)
@@ -214,12 +219,22 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   out += std::string(ruleWidth, '-') + '\n';
   for (size_t i = 0; i < shown; ++i) {
     const DumpStats& row = report.rows[i];
+    std::string sameAs =
+        row.sameAs ? "(the graph of " +
+                         std::string(std::string_view(*row.sameAs).substr(
+                             row.sameAs->starts_with(prefix) ? prefix.size() : 0)) +
+                         ")"
+                   : std::string();
     line(
-        shortName(row), [&](size_t c) { return cell(row, c); }, row.error ? &*row.error : nullptr);
+        shortName(row), [&](size_t c) { return cell(row, c); },
+        row.error ? &*row.error : row.sameAs ? &sameAs : nullptr);
   }
   out += std::string(ruleWidth, '-') + '\n';
   line(
-      report.total.name, [&](size_t c) { return cell(report.total, c); }, nullptr);
+      shortName(report.total), [&](size_t c) { return cell(report.total, c); }, nullptr);
+  for (const DumpStats& stage : report.stages)
+    line(
+        shortName(stage), [&](size_t c) { return cell(stage, c); }, nullptr);
 
   auto count = [](size_t n, std::string_view word) {
     return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
@@ -232,6 +247,10 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
            (report.skipped == 1 ? "not a graph dump)" : "not graph dumps)");
   if (report.failed)
     out += "; " + std::to_string(report.failed) + " could not be read";
+  if (report.duplicates)
+    out += "; " + count(report.duplicates, "row") + " repeating an earlier graph, counted once";
+  if (!report.stages.empty())
+    out += "; a clone lives on from stage to stage: each stage's line counts it once";
   if (report.notRun)
     out += "; interrupted: " + count(report.notRun, "file") + " not run";
   if (shown < report.rows.size())
@@ -245,8 +264,23 @@ std::string formatReportJson(const Report& report, const TableOptions& options) 
   size_t shown = shownRows(report, options);
   for (size_t i = 0; i < shown; ++i) {
     const DumpStats& row = report.rows[i];
-    out += i ? ",\n  {\"file\": " : "\n  {\"file\": ";
+    out += i ? ",\n  {\"name\": " : "\n  {\"name\": ";
     appendJsonString(row.name, out);
+    out += ", \"file\": ";
+    appendJsonString(row.file, out);
+    for (auto [key, value] : {std::pair{"record", &row.record}, std::pair{"stage", &row.stage},
+                              std::pair{"compile_id", &row.compileId}}) {
+      out += ", \"" + std::string(key) + "\": ";
+      if (value->empty())
+        out += "null";
+      else
+        appendJsonString(*value, out);
+    }
+    out += ", \"same_as\": ";
+    if (row.sameAs)
+      appendJsonString(*row.sameAs, out);
+    else
+      out += "null";
     out += ", ";
     appendStatsJson(row, out);
     out += ", \"error\": ";
@@ -261,9 +295,18 @@ std::string formatReportJson(const Report& report, const TableOptions& options) 
   out += ", \"rows\": " + std::to_string(report.rows.size());
   out += ", \"errors\": " + std::to_string(report.failed);
   out += ", \"skipped\": " + std::to_string(report.skipped);
-  out += ", \"not_run\": " + std::to_string(report.notRun) + ", ";
+  out += ", \"not_run\": " + std::to_string(report.notRun);
+  out += ", \"duplicates\": " + std::to_string(report.duplicates) + ", ";
   appendStatsJson(report.total, out);
-  out += "}}\n";
+  out += "},\n\"stages\": [";
+  for (size_t i = 0; i < report.stages.size(); ++i) {
+    out += i ? ",\n  {\"stage\": " : "\n  {\"stage\": ";
+    appendJsonString(report.stages[i].name, out);
+    out += ", ";
+    appendStatsJson(report.stages[i], out);
+    out += "}";
+  }
+  out += report.stages.empty() ? "]}\n" : "\n]}\n";
   return out;
 }
 

@@ -1,17 +1,18 @@
 // TORCH_TRACE logs: glog-prefixed JSON records, each optionally followed by tab-indented payload.
 #include "declone/report/TraceLog.h"
 
+#include "GraphLogText.h"
 #include "declone/support/Lines.h"
 
 #include <array>
-#include <cctype>
 #include <nlohmann/json.hpp>
 
 namespace declone {
 namespace {
 
 /// The keys whose payload is `GraphModule.print_readable()` text (torch/_dynamo, _functorch and
-/// _inductor log these through trace_structured).
+/// _inductor log these through trace_structured). Since torch 2.5 the post-grad graph and the
+/// before/after records of each pass are `artifact` records instead, found by their payload.
 constexpr std::array<std::string_view, 11> kGraphKeys = {
     "dynamo_output_graph",        "aot_forward_graph",
     "aot_backward_graph",         "aot_joint_graph",
@@ -20,30 +21,50 @@ constexpr std::array<std::string_view, 11> kGraphKeys = {
     "optimize_ddp_split_child",   "compiled_autograd_graph",
     "aot_autograd_backward_graph"};
 
-bool isDigit(char c) {
-  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+/// "0/0" from a record's frame_id and frame_compile_id ("0/0_1" for attempt 1), as tlparse
+/// names compilations.
+std::string compileIdOf(const nlohmann::json& record) {
+  auto number = [&](const char* key) -> std::optional<int64_t> {
+    auto found = record.find(key);
+    if (found == record.end() || !found->is_number_integer())
+      return std::nullopt;
+    return found->get<int64_t>();
+  };
+  std::optional<int64_t> frame = number("frame_id"), compile = number("frame_compile_id");
+  if (!frame || !compile)
+    return {};
+  std::string id = std::to_string(*frame) + "/" + std::to_string(*compile);
+  if (std::optional<int64_t> attempt = number("attempt"); attempt && *attempt != 0)
+    id += "_" + std::to_string(*attempt);
+  return id;
 }
 
-/// The JSON part of `V1205 12:34:56.789000 1234 torch/_dynamo/output_graph.py:1234] {...}`, or
-/// nullopt when the line does not carry glog's prefix.
-std::optional<size_t> recordJsonStart(std::string_view line) {
-  if (line.size() < 8 || std::string_view("VIWEC").find(line[0]) == std::string_view::npos)
-    return std::nullopt;
-  for (size_t i = 1; i <= 4; ++i)
-    if (!isDigit(line[i]))
-      return std::nullopt;
-  if (line[5] != ' ' || !isDigit(line[6]))
-    return std::nullopt;
-  size_t close = line.find("] ");
-  if (close == std::string_view::npos || close < 8 || !isDigit(line[close - 1]))
-    return std::nullopt;
-  // `PATH:LINE]`: the digits before the bracket follow a colon.
-  size_t colon = close - 1;
-  while (colon > 0 && isDigit(line[colon]))
-    --colon;
-  if (line[colon] != ':' || close + 2 >= line.size() || line[close + 2] != '{')
-    return std::nullopt;
-  return close + 2;
+/// The graph key of a record, or nullopt when its payload is no graph. `artifact` records of
+/// string encoding are candidates: their payload decides.
+std::optional<std::string> graphKeyOf(const nlohmann::json& record, bool* byPayload) {
+  *byPayload = false;
+  for (auto item = record.begin(); item != record.end(); ++item) {
+    if (item.key() == "artifact") {
+      const nlohmann::json& artifact = item.value();
+      if (!artifact.is_object() || !artifact.contains("name") || !artifact["name"].is_string())
+        return std::nullopt;
+      auto encoding = artifact.find("encoding");
+      if (encoding != artifact.end() && *encoding != "string")
+        return std::nullopt;
+      *byPayload = true;
+      return artifact["name"].get<std::string>();
+    }
+    if (!isTraceGraphKey(item.key()))
+      continue;
+    std::string key = item.key();
+    if (key == "graph_dump") {
+      const nlohmann::json& name = item.value();
+      if (name.is_object() && name.contains("name") && name["name"].is_string())
+        key += "." + name["name"].get<std::string>();
+    }
+    return key;
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -62,21 +83,38 @@ bool looksLikeTraceLog(std::string_view text) {
   std::string_view line = text.substr(start, text.find('\n', start) - start);
   if (!line.empty() && line.back() == '\r')
     line.remove_suffix(1);
-  return recordJsonStart(line).has_value();
+  std::optional<size_t> prefix = glogPrefixEnd(line);
+  return prefix && *prefix < line.size() && line[*prefix] == '{';
+}
+
+bool looksLikeGraphLog(std::string_view text) {
+  return looksLikeTraceLog(text) || looksLikeTorchLogs(text);
+}
+
+Result<TraceLog> splitGraphLog(std::string_view text) {
+  return looksLikeTraceLog(text) ? splitTraceLog(text) : splitTorchLogs(text);
 }
 
 std::string TraceGraph::displayName(std::string_view logName) const {
   return std::string(logName) + "#" + key + ":" + std::to_string(line);
 }
 
+bool TraceGraph::holdsLine(uint32_t logLine) const {
+  return logLine == line ||
+         (!payloadLines.empty() && logLine >= payloadLines.front() && logLine <= payloadLines.back());
+}
+
+uint32_t TraceGraph::logLine(uint32_t payloadLine) const {
+  return payloadLine >= 1 && payloadLine <= payloadLines.size() ? payloadLines[payloadLine - 1] : 0;
+}
+
 Error TraceGraph::toLogPosition(Error error) const {
   for (Note& note : error.notes)
-    note.line =
-        note.line >= 1 && note.line <= payloadLines.size() ? payloadLines[note.line - 1] : 0;
+    note.line = logLine(note.line);
   if (error.line >= 1 && error.line <= payloadLines.size()) {
+    if (error.column != 0 && error.line <= payloadColumns.size())
+      error.column += payloadColumns[error.line - 1]; // the prefix the log puts before the line
     error.line = payloadLines[error.line - 1];
-    if (error.column != 0)
-      ++error.column; // the tab the log puts before every payload line
   } else {
     // Past the payload's end (a truncated graph): point at its last line, or at the record.
     error.line = payloadLines.empty() ? line : payloadLines.back();
@@ -87,31 +125,31 @@ Error TraceGraph::toLogPosition(Error error) const {
 
 Result<TraceLog> splitTraceLog(std::string_view text) {
   TraceLog log;
-  TraceGraph* current = nullptr; // the graph whose payload lines come next
-  bool inPayload = false;        // payload lines of a record of any kind may follow
+  PayloadBuilder current; // the graph whose payload lines come next
+  bool inPayload = false; // payload lines of a record of any kind may follow
   auto problem = [&](uint32_t lineNumber, uint32_t column, std::string message) {
     if (!log.firstProblem)
       log.firstProblem = Error{std::move(message), lineNumber, column};
     ++log.numProblems;
   };
+  auto finish = [&] {
+    if (current.active())
+      current.finish(log.graphs);
+    inPayload = false;
+  };
   forEachLine(text, [&](std::string_view line, uint32_t lineNumber) {
     if (line.empty())
       return true;
     if (line.front() == '\t') {
-      if (current) {
-        if (!current->payload.empty() || !current->payloadLines.empty())
-          current->payload += '\n';
-        current->payload.append(line.substr(1));
-        current->payloadLines.push_back(lineNumber);
-      } else if (!inPayload) {
+      if (current.active())
+        current.add(line.substr(1), lineNumber, 1);
+      else if (!inPayload)
         problem(lineNumber, 1, "payload line without a record before it");
-      }
       return true;
     }
-    current = nullptr;
-    inPayload = false;
-    std::optional<size_t> jsonStart = recordJsonStart(line);
-    if (!jsonStart) {
+    finish();
+    std::optional<size_t> jsonStart = glogPrefixEnd(line);
+    if (!jsonStart || *jsonStart >= line.size() || line[*jsonStart] != '{') {
       problem(lineNumber, 1,
               "expected a structured trace record ('V1205 12:34:56.789000 PID FILE:LINE] {...}')");
       return true;
@@ -124,23 +162,20 @@ Result<TraceLog> splitTraceLog(std::string_view text) {
     }
     ++log.numRecords;
     inPayload = record.contains("has_payload");
-    for (auto item = record.begin(); item != record.end(); ++item) {
-      if (!isTraceGraphKey(item.key()))
-        continue;
+    bool byPayload = false;
+    if (std::optional<std::string> key = graphKeyOf(record, &byPayload)) {
       TraceGraph graph;
-      graph.key = item.key();
-      if (graph.key == "graph_dump") {
-        const nlohmann::json& name = item.value();
-        if (name.is_object() && name.contains("name") && name["name"].is_string())
-          graph.key += "." + name["name"].get<std::string>();
-      }
+      graph.key = std::move(*key);
       graph.line = lineNumber;
-      log.graphs.push_back(std::move(graph));
-      current = inPayload ? &log.graphs.back() : nullptr;
-      break;
+      graph.compileId = compileIdOf(record);
+      if (inPayload)
+        current.start(std::move(graph), byPayload);
+      else if (!byPayload)
+        log.graphs.push_back(std::move(graph));
     }
     return true;
   });
+  finish();
   if (log.numRecords == 0) {
     if (log.firstProblem)
       return Error{"not a structured trace (TORCH_TRACE) log: " + log.firstProblem->message,

@@ -6,15 +6,19 @@
 namespace declone {
 
 std::string Remark::formatText(std::string_view file) const {
-  std::string out(file);
+  std::string location(file);
   if (line != 0)
-    out += ":" + std::to_string(line);
+    location += ":" + std::to_string(line);
+  std::string out = source.empty() ? location : source;
   out += ": remark: clone '" + node + "' ";
   out += decision == Decision::Removed ? "removed" : "kept";
   if (reason)
     out += " [" + *reason + "]";
   if (!detail.empty())
     out += ": " + detail;
+  // The graph location stays on the line: it is what `declone opt FILE` and editors open.
+  if (!source.empty())
+    out += " (" + (code.empty() ? std::string() : code + "; ") + "graph: " + location + ")";
   return out;
 }
 
@@ -63,6 +67,13 @@ std::string Remark::formatJson() const {
     out += "null";
   out += ", \"detail\": ";
   appendJsonString(detail, out);
+  for (auto [key, value] : {std::pair{"source", &source}, std::pair{"code", &code}}) {
+    out += ", \"" + std::string(key) + "\": ";
+    if (value->empty())
+      out += "null";
+    else
+      appendJsonString(*value, out);
+  }
   out += '}';
   return out;
 }

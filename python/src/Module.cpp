@@ -79,7 +79,8 @@ PYBIND11_MODULE(_declone, module) {
                                      "`declone opt --remarks`.");
   remark
       .def(py::init([](std::string node, uint32_t line, const std::string& decision,
-                       std::optional<std::string> reason, std::string detail) {
+                       std::optional<std::string> reason, std::string detail, std::string source,
+                       std::string code) {
              if (decision != "removed" && decision != "kept")
                throw py::value_error("decision must be 'removed' or 'kept'");
              declone::Remark made;
@@ -89,10 +90,13 @@ PYBIND11_MODULE(_declone, module) {
                                                    : declone::Remark::Decision::Kept;
              made.reason = std::move(reason);
              made.detail = std::move(detail);
+             made.source = std::move(source);
+             made.code = std::move(code);
              return made;
            }),
            py::arg("node"), py::arg("line") = 0, py::arg("decision"),
-           py::arg("reason") = py::none(), py::arg("detail") = "")
+           py::arg("reason") = py::none(), py::arg("detail") = "", py::arg("source") = "",
+           py::arg("code") = "")
       .def_readonly("node", &declone::Remark::node)
       .def_readonly("line", &declone::Remark::line)
       .def_property_readonly("decision",
@@ -103,6 +107,9 @@ PYBIND11_MODULE(_declone, module) {
                              })
       .def_readonly("reason", &declone::Remark::reason)
       .def_readonly("detail", &declone::Remark::detail)
+      .def_readonly("source", &declone::Remark::source,
+                    "The user's `FILE:LINE` the node comes from, '' when unknown.")
+      .def_readonly("code", &declone::Remark::code, "That line's code, '' when unknown.")
       .def("__str__", [](const declone::Remark& self) { return self.formatText("<fx>"); })
       .def("__repr__", [](const declone::Remark& self) { return self.formatText("<fx>"); })
       .def("json", &declone::Remark::formatJson,

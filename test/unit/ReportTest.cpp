@@ -288,14 +288,15 @@ TEST(Report, TableShowsOccurringReasonsTopRowsAndTotal) {
   EXPECT_NE(shortTable.find("showing 1 of 3 rows"), std::string::npos) << shortTable;
   EXPECT_EQ(shortTable.find("b.py"), std::string::npos) << shortTable;
   std::string json = formatReportJson(report, top);
-  EXPECT_NE(json.find("{\"file\": \"dumps/a.py\", \"graphs\": 1, \"nodes\": 10,"),
+  EXPECT_NE(json.find("{\"name\": \"dumps/a.py\", \"file\": \"\", \"record\": null, \"stage\": null, "
+                      "\"compile_id\": null, \"same_as\": null, \"graphs\": 1, \"nodes\": 10,"),
             std::string::npos)
       << json;
   EXPECT_EQ(json.find("sub/b.py"), std::string::npos);
   EXPECT_NE(
       json.find(
           "\"total\": {\"files\": 3, \"rows\": 3, \"errors\": 1, \"skipped\": 0, \"not_run\": 0, "
-          "\"graphs\": 2, "
+          "\"duplicates\": 0, \"graphs\": 2, "
           "\"nodes\": 40,"),
       std::string::npos)
       << json;

@@ -46,6 +46,59 @@ TEST(TraceLog, GraphPayloadsAreRecordsWithTheirLines) {
   EXPECT_EQ(dump.payloadLines, (std::vector<uint32_t>{11, 12}));
 }
 
+TEST(TraceLog, ArtifactRecordsAreGraphsWhenTheirPayloadIs) {
+  // torch 2.5 on: the post-grad graph and the before/after records of each pass are artifacts.
+  std::string log =
+      record(R"({"artifact": {"name": "inductor_post_grad_graph", "encoding": "string"}, )"
+             R"("frame_id": 1, "frame_compile_id": 2, "attempt": 0, "has_payload": "ab"})") +
+      "\tclass <lambda>(torch.nn.Module):\n"
+      "\t    def forward(self, x):\n"
+      "\t        return (x,)\n" +
+      record(R"({"artifact": {"name": "aot_forward_graph_fw_metadata", "encoding": "string"}, )"
+             R"("has_payload": "cd"})") +
+      "\tViewAndMutationMeta(input_info=[])\n" +
+      record(R"({"artifact": {"name": "torch_version", "encoding": "json"}, "has_payload": "ef"})") +
+      "\t\"2.13.0\"\n";
+  Result<TraceLog> split = splitTraceLog(log);
+  ASSERT_TRUE(split.ok()) << split.error().message;
+  EXPECT_FALSE(split->firstProblem);
+  ASSERT_EQ(split->graphs.size(), 1u);
+  EXPECT_EQ(split->graphs[0].key, "inductor_post_grad_graph");
+  EXPECT_EQ(split->graphs[0].compileId, "1/2");
+  EXPECT_EQ(split->graphs[0].payloadLines, (std::vector<uint32_t>{2, 3, 4}));
+}
+
+TEST(TraceLog, FxGraphRunnableKeepsTheReproClassForwardOnly) {
+  std::string log = record(R"({"artifact": {"name": "fx_graph_runnable", "encoding": "string"}, )"
+                           R"("attempt": 1, "frame_id": 0, "frame_compile_id": 0, )"
+                           R"("has_payload": "ab"})") +
+                    "\timport torch\n"
+                    "\tfrom torch.nn import *\n"
+                    "\tclass Repro(torch.nn.Module):\n"
+                    "\t    def __init__(self) -> None:\n"
+                    "\t        super().__init__()\n"
+                    "\t\n"
+                    "\t    def forward(self, x):\n"
+                    "\t        return (x,)\n"
+                    "\t\n"
+                    "\tdef load_args(reader):\n"
+                    "\t    pass\n"
+                    "\tmod = Repro()\n";
+  Result<TraceLog> split = splitTraceLog(log);
+  ASSERT_TRUE(split.ok()) << split.error().message;
+  ASSERT_EQ(split->graphs.size(), 1u);
+  const TraceGraph& graph = split->graphs[0];
+  EXPECT_EQ(graph.compileId, "0/0_1");
+  EXPECT_EQ(graph.payload, "class Repro(torch.nn.Module):\n"
+                           "    def forward(self, x):\n"
+                           "        return (x,)\n");
+  EXPECT_EQ(graph.payloadLines, (std::vector<uint32_t>{4, 8, 9, 10}));
+  EXPECT_TRUE(graph.holdsLine(1));  // the record
+  EXPECT_TRUE(graph.holdsLine(9));  // a node's line
+  EXPECT_FALSE(graph.holdsLine(11)); // load_args
+  EXPECT_EQ(graph.logLine(2), 8u);
+}
+
 TEST(TraceLog, EveryGraphKeyIsRecognised) {
   for (std::string_view key :
        {"dynamo_output_graph", "aot_forward_graph", "aot_backward_graph", "aot_joint_graph",
@@ -59,6 +112,7 @@ TEST(TraceLog, ErrorsInAPayloadPointIntoTheLog) {
   TraceGraph graph;
   graph.line = 7;
   graph.payloadLines = {8, 9, 11};
+  graph.payloadColumns = {1, 1, 1};
   Error inside = graph.toLogPosition(Error{"bad", 3, 5});
   EXPECT_EQ(inside.line, 11u);
   EXPECT_EQ(inside.column, 6u); // the tab is column 1

@@ -103,22 +103,26 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
   return out;
 }
 
+/// `where` and `source` place the remarks in the input (InputLocation::locate).
 void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
-                   std::string_view fileName, std::string& out, std::vector<Remark>& remarks) {
+                   const InputLocation& where, std::string_view source, std::string& out,
+                   std::vector<Remark>& remarks) {
   std::map<std::string, std::string> descriptions = describeClones(module.graph, options);
   CloneEliminationOptions topLevelOnly = options;
   CloneEliminationResult result = eliminateClones(module.graph, topLevelOnly);
   if (!module.className.empty())
     out += "graph " + std::string(module.className) + ":\n";
-  for (const Remark& remark : result.remarks) {
+  std::vector<Remark> shown = result.remarks;
+  where.locate(shown, source);
+  for (const Remark& remark : shown) {
     out += descriptions[remark.node];
-    out += "  decision:       " + remark.formatText(fileName) + "\n\n";
+    out += "  decision:       " + remark.formatText(where.name) + "\n\n";
   }
   std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(remarks));
   CloneEliminationOptions nested = options;
   nested.donated.clear();
   for (auto& child : module.children)
-    analyzeModule(*child, nested, fileName, out, remarks);
+    analyzeModule(*child, nested, where, source, out, remarks);
 }
 
 /// --check-annotations: one `FILE:LINE: warning:` line per contradiction, then a count.
@@ -173,7 +177,8 @@ int runAnalyze(std::span<const std::string_view> args) {
   if (!flags.prepare())
     return kBadInput;
   std::string text;
-  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text);
+  InputLocation where;
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text, &where);
   if (!file)
     return kBadInput;
   warnMisspelledOps(*file, flags.schemas(), displayName(inputs[0]));
@@ -187,7 +192,7 @@ int runAnalyze(std::span<const std::string_view> args) {
       reportUsageError(options.error().message);
       return kBadInput;
     }
-    analyzeModule(*module, *options, displayName(inputs[0]), out, remarks);
+    analyzeModule(*module, *options, where, text, out, remarks);
   }
   if (out.empty())
     out = "no clones\n";

@@ -2,6 +2,7 @@
 #include "Input.h"
 
 #include "declone/io/Reader.h"
+#include "declone/io/SourceComments.h"
 #include "declone/io/Writer.h"
 #include "declone/report/DotWriter.h"
 #include "declone/report/TraceLog.h"
@@ -137,11 +138,8 @@ struct LogGraphName {
 
 std::optional<LogGraphName> logGraphName(std::string_view path) {
   std::error_code error;
-  if (path == "-" || std::filesystem::is_regular_file(std::string(path), error)) {
-    if (path.ends_with(".log"))
-      return LogGraphName{std::string(path), {}, 0};
-    return std::nullopt;
-  }
+  if (path == "-" || std::filesystem::is_regular_file(std::string(path), error))
+    return LogGraphName{std::string(path), {}, 0}; // a log when its text says so
   size_t hash = path.rfind('#');
   if (hash == std::string_view::npos ||
       !std::filesystem::is_regular_file(std::string(path.substr(0, hash)), error))
@@ -163,7 +161,8 @@ std::optional<LogGraphName> logGraphName(std::string_view path) {
 Result<const TraceGraph*> findLogGraph(const TraceLog& log, const LogGraphName& name) {
   std::vector<const TraceGraph*> found;
   for (const TraceGraph& graph : log.graphs)
-    if ((name.key.empty() || graph.key == name.key) && (name.line == 0 || graph.line == name.line))
+    if ((name.key.empty() || graph.key == name.key) &&
+        (name.line == 0 || graph.holdsLine(name.line)))
       found.push_back(&graph);
   if (found.size() == 1)
     return found[0];
@@ -181,7 +180,16 @@ Result<const TraceGraph*> findLogGraph(const TraceLog& log, const LogGraphName& 
 
 } // namespace
 
-std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents) {
+void InputLocation::locate(std::span<Remark> remarks, std::string_view graphText) const {
+  SourceComments(graphText).annotate(remarks);
+  if (logLines.empty())
+    return;
+  for (Remark& remark : remarks)
+    remark.line = remark.line >= 1 && remark.line <= logLines.size() ? logLines[remark.line - 1] : 0;
+}
+
+std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents,
+                                         InputLocation* where) {
   gCurrentInput = displayName(path);
   std::optional<LogGraphName> logName = logGraphName(path);
   Result<std::string> text =
@@ -190,9 +198,13 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
     reportDiagnostic(displayName(path), text.error());
     return nullptr;
   }
-  if (logName && (!logName->key.empty() || looksLikeTraceLog(*text))) {
-    // One graph of a TORCH_TRACE log: its payload is the text; errors point into the log.
-    Result<TraceLog> log = splitTraceLog(*text);
+  if (where)
+    *where = {displayName(path), {}};
+  if (logName && (!logName->key.empty() || looksLikeGraphLog(*text) ||
+                  logName->log.ends_with(".log"))) {
+    // One graph of a TORCH_TRACE or TORCH_LOGS log: its payload is the text; errors point
+    // into the log.
+    Result<TraceLog> log = splitGraphLog(*text);
     Result<const TraceGraph*> graph =
         log.ok() ? findLogGraph(*log, *logName) : Result<const TraceGraph*>(log.error());
     if (!graph.ok()) {
@@ -202,6 +214,8 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
     std::string payload = (*graph)->payload;
     if (contents)
       *contents = payload;
+    if (where)
+      *where = {displayName(logName->log) + "#" + (*graph)->key, (*graph)->payloadLines};
     Result<std::unique_ptr<GraphFile>> file = readOwnedGraphFile(std::move(payload));
     if (!file.ok()) {
       Error error = (*graph)->toLogPosition(file.error());

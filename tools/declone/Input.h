@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace declone::cli {
 
@@ -44,10 +45,26 @@ void addInputSizeFlag(ArgumentParser& parser, std::string* out);
 /// and returns kBadInput. `tooLarge`: a size too large to allocate (std::length_error).
 [[nodiscard]] int reportOutOfMemory(bool tooLarge);
 
-/// Reads and parses a graph file; on failure prints `FILE:LINE:COL: error: ...` to stderr.
-/// `text`, when given, receives the file's contents. Reads no more than inputSizeLimit().
+/// Where a graph that loadGraphFile read sits in its input, for remarks.
+struct InputLocation {
+  /// What remarks call the graph's file: its display name, or `LOG#KEY` for a graph of a log.
+  std::string name;
+  /// The log line of each graph line; empty when the graph is the whole file.
+  std::vector<uint32_t> logLines;
+
+  /// Gives remarks on the graph read from `graphText` their user source (the `# File:`
+  /// comments) and moves their lines to the input's: `LOG#KEY:LINE` is then a line of the log,
+  /// which addresses the same graph again.
+  void locate(std::span<Remark> remarks, std::string_view graphText) const;
+};
+
+/// Reads and parses a graph file, or one graph of a TORCH_TRACE or TORCH_LOGS log (`LOG#KEY`,
+/// `LOG#KEY:LINE`, or the log alone when it holds one graph); on failure prints
+/// `FILE:LINE:COL: error: ...` to stderr. `text`, when given, receives the graph's text;
+/// `where`, where it came from. Reads no more than inputSizeLimit().
 [[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path,
-                                                       std::string* text = nullptr);
+                                                       std::string* text = nullptr,
+                                                       InputLocation* where = nullptr);
 /// Warns about each op that has no schema in `schemas` and looks like a misspelling of one that
 /// has (`aten.clon.default`: did you mean `aten.clone.default`?), once per op, at its first use.
 /// Without a schema its effects are unknown, so the clones it touches are kept.

@@ -90,7 +90,8 @@ int runOpt(std::span<const std::string_view> args) {
   std::string text;
   // The text is only needed again to verify or draw; copying it otherwise costs a second input.
   bool keepText = verify || !dot.empty();
-  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], keepText ? &text : nullptr);
+  InputLocation where;
+  std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], keepText ? &text : nullptr, &where);
   if (!file)
     return kBadInput;
   warnMisspelledOps(*file, flags.schemas(), displayName(inputs[0]));
@@ -111,9 +112,14 @@ int runOpt(std::span<const std::string_view> args) {
   }
 
   std::string name = displayName(inputs[0]);
-  if (!remarks.empty())
-    for (const Remark& remark : total.remarks)
-      std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(name)) << '\n';
+  if (!remarks.empty()) {
+    // The picture finds clones by their graph lines; the printed remarks name the input's.
+    std::vector<Remark> shown = dot.empty() ? std::move(total.remarks) : total.remarks;
+    where.locate(shown, file->context->source());
+    for (const Remark& remark : shown)
+      std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(where.name))
+                << '\n';
+  }
   if (stats && remarks == "json")
     std::cerr << statsJson(total.stats, flags.parsedMode()) << '\n';
   else if (stats)

@@ -18,7 +18,19 @@ namespace declone {
 /// One row of the report: a graph file, one graph of a structured trace log, or an input that
 /// could not be read.
 struct DumpStats {
-  std::string name;  ///< the path, or `LOG#KEY:LINE` for a graph of a trace log
+  std::string name;   ///< the path, or `LOG#KEY:LINE` for a graph of a log
+  std::string file;   ///< the path alone
+  std::string record; ///< `KEY:LINE` of the log record, empty for a graph file
+  /// The compilation stage the graph is a snapshot of: the record's key, or for a file that
+  /// tlparse extracted (`inductor_post_grad_graph_12.txt`) the key in its name; empty when
+  /// unknown.
+  std::string stage;
+  std::string compileId; ///< "0/0" when the log says
+  /// Hash of the graph text (0: none read): one graph in several places (a tlparse folder's
+  /// raw.log and the file it extracted, a pass that changed nothing) counts once in a total.
+  size_t textHash = 0;
+  /// The earlier row with the same graph text, which the totals count instead of this one.
+  std::optional<std::string> sameAs;
   size_t graphs = 0; ///< top-level graph modules
   size_t nodes = 0;  ///< nodes of every graph and subgraph, before the pass
   CloneEliminationStats clones;
@@ -95,7 +107,13 @@ struct ReportOptions {
 
 struct Report {
   std::vector<DumpStats> rows; ///< in input order, whatever the number of threads
-  DumpStats total;             ///< named "total"; its error is unset
+  /// Every distinct graph once (rows with `sameAs` are left out); named "total", no error.
+  DumpStats total;
+  /// One total per stage (name: the stage), in order of first appearance, when the rows come
+  /// from more than one stage: a clone lives on from stage to stage, so only a stage's total
+  /// counts each clone once.
+  std::vector<DumpStats> stages;
+  size_t duplicates = 0; ///< rows left out of the totals as copies of an earlier row
   size_t files = 0;            ///< inputs that are files (not paths that could not be listed)
   size_t failed = 0;           ///< rows with an error
   size_t skipped = 0;          ///< files that hold no graph (no rows)

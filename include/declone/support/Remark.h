@@ -17,10 +17,17 @@ struct Remark {
   Decision decision = Decision::Kept;
   std::optional<std::string> reason; ///< a reason code such as "layout-changed"; none if removed
   std::string detail;                ///< for people: "strides [3, 1] != [5, 1]"
+  /// The user's source line the node comes from, `model.py:68` (a dump's `# File:` comment, a
+  /// live node's stack_trace); empty when unknown.
+  std::string source;
+  std::string code; ///< the source line's code, `q = qkv[..., :D].contiguous()`, when known
 
-  /// `FILE:LINE: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]`
+  /// `FILE:LINE: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]`; with a
+  /// source, it leads and the graph location follows:
+  /// `model.py:68: remark: clone 'clone' kept [...]: ... (q = ...; graph: FILE:LINE)`.
   [[nodiscard]] std::string formatText(std::string_view file) const;
-  /// One JSON object: {"node": ..., "line": ..., "decision": ..., "reason": ..., "detail": ...}
+  /// One JSON object: {"node": ..., "line": ..., "decision": ..., "reason": ..., "detail": ...,
+  /// "source": "model.py:68" or null, "code": ... or null}
   [[nodiscard]] std::string formatJson() const;
 };
 

@@ -10,9 +10,9 @@
 # JSONSTATS-SAME: "bytes_removed": 128, "removed_symbolic": 0}}
 # RUN: %expect-exit 2 %declone opt %s --remarks=yaml 2>&1 | %FileCheck %s --check-prefix=BADFMT
 # RUN: %expect-exit 2 %declone opt %s --mode fast 2>&1 | %FileCheck %s --check-prefix=BADMODE
-# JSON: {"node": "clone", "line": 29, "decision": "removed", "reason": null, "detail": ""}
-# JSON-NEXT: {"node": "clone_1", "line": 31, "decision": "kept", "reason": "layout-changed", "detail": "strides [4, 1] != [1, 4]"}
-# JSON-NEXT: {"node": "clone_2", "line": 32, "decision": "removed", "reason": null, "detail": "no users"}
+# JSON: {"node": "clone", "line": 29, "decision": "removed", "reason": null, "detail": "", "source": null, "code": null}
+# JSON-NEXT: {"node": "clone_1", "line": 31, "decision": "kept", "reason": "layout-changed", "detail": "strides [4, 1] != [1, 4]", "source": null, "code": null}
+# JSON-NEXT: {"node": "clone_2", "line": 32, "decision": "removed", "reason": null, "detail": "no users", "source": null, "code": null}
 # STATS: 3 clones seen
 # STATS: 2 clones removed
 # STATS: 1   of which dead (no users)

@@ -32,7 +32,7 @@
 
 # JSON carries the same errors, and the exit status is still 2.
 # RUN: %expect-exit 2 %declone report %t/grammar/empty.fx -q --json | %FileCheck %s --check-prefix=JSON
-# JSON: {"file": "{{.*}}/grammar/empty.fx", "graphs": 0, {{.*}}, "error": "{{.*}}/grammar/empty.fx:1:1: error: no graph found: expected 'class' or 'def forward'"}
+# JSON: {"name": "{{.*}}/grammar/empty.fx", "file": {{.*}}, "same_as": null, "graphs": 0, {{.*}}, "error": "{{.*}}/grammar/empty.fx:1:1: error: no graph found: expected 'class' or 'def forward'"}
 # JSON: "total": {"files": 1, "rows": 1, "errors": 1,
 
 # A folder with no dumps is not an error: an empty table and a warning.

@@ -2,10 +2,11 @@
 # first, ties in input order); --top N keeps the first N rows while the total counts them all.
 # RUN: %declone report %corpus/grammar -q --json | %FileCheck %s --check-prefix=JSON
 # JSON: {"rows": [
-# JSON-NEXT: {"file": "{{.*}}/grammar/auto_functionalized_v2.fx", "graphs": 1, "nodes": 6, "clones": 0, "removed": 0, "dead": 0, "kept": 0, "kept_by_reason": {"layout-changed": 0, "layout-unknown": 0, "unknown-effects": 0, "input-mutation": 0, "source-read-after-write": 0, "clone-read-after-source-write": 0, "output-alias": 0, "unsupported": 0}, "bytes_removed": 0, "removed_symbolic": 0, "error": null},
-# JSON-NEXT: {"file": "{{.*}}/grammar/channels_last_and_offset.fx", "graphs": 1, "nodes": 8, "clones": 3, "removed": 1, "dead": 0, "kept": 2, "kept_by_reason": {"layout-changed": 2, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 0, "error": null},
+# JSON-NEXT: {"name": "{{.*}}/grammar/auto_functionalized_v2.fx", "file": {{.*}}, "same_as": null, "graphs": 1, "nodes": 6, "clones": 0, "removed": 0, "dead": 0, "kept": 0, "kept_by_reason": {"layout-changed": 0, "layout-unknown": 0, "unknown-effects": 0, "input-mutation": 0, "source-read-after-write": 0, "clone-read-after-source-write": 0, "output-alias": 0, "unsupported": 0}, "bytes_removed": 0, "removed_symbolic": 0, "error": null},
+# JSON-NEXT: {"name": "{{.*}}/grammar/channels_last_and_offset.fx", "file": {{.*}}, "same_as": null, "graphs": 1, "nodes": 8, "clones": 3, "removed": 1, "dead": 0, "kept": 2, "kept_by_reason": {"layout-changed": 2, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 0, "error": null},
 # JSON: ],
-# JSON-NEXT: "total": {"files": 5, "rows": 5, "errors": 0, "skipped": 0, "not_run": 0, "graphs": 5, "nodes": 51, "clones": 5, "removed": 2, "dead": 0, "kept": 3, "kept_by_reason": {"layout-changed": 3, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 1}}
+# JSON-NEXT: "total": {"files": 5, "rows": 5, "errors": 0, "skipped": 0, "not_run": 0, "duplicates": 0, "graphs": 5, "nodes": 51, "clones": 5, "removed": 2, "dead": 0, "kept": 3, "kept_by_reason": {"layout-changed": 3, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 1},
+# JSON-NEXT: "stages": []}
 
 # RUN: %declone report %corpus/grammar -q --sort nodes --top 2 | %FileCheck %s --check-prefix=TOP
 # TOP: {{^}}nested_and_getattr.fx 1 17
@@ -19,8 +20,8 @@
 # REASON: {{^}}channels_last_and_offset.fx 1 8 3 1 2 2
 # REASON-NEXT: {{^}}symbolic_max_min.fx 1 12 1 0 1 1
 # RUN: %declone report %corpus/grammar -q --sort file --json --top 1 | %FileCheck %s --check-prefix=FILE
-# FILE: {"file": "{{.*}}/auto_functionalized_v2.fx"
-# FILE-NOT: {"file":
+# FILE: {"name": "{{.*}}/auto_functionalized_v2.fx"
+# FILE-NOT: {"name":
 # FILE: "total": {"files": 5, "rows": 5,
 
 # Usage errors: an unknown column, a bad count. Exit status 2, before any work.

@@ -9,13 +9,17 @@
 # ANALYZE: clone
 # RUN: %expect-exit 2 %declone print %S/Inputs/trace.log 2>&1 | %FileCheck %s --check-prefix=SEVERAL
 # SEVERAL: trace.log: error: the log holds 3 graphs; name one as LOG#KEY:LINE: {{.*}}trace.log#aot_forward_graph:3, {{.*}}trace.log#inductor_post_grad_graph:17, {{.*}}trace.log#graph_dump.vllm_submod_0:25
-# RUN: %expect-exit 2 %declone print '%S/Inputs/trace.log#aot_forward_graph:4' 2>&1 | %FileCheck %s --check-prefix=NOLINE
-# NOLINE: error: no graph record 'aot_forward_graph' at line 4 in the log; it holds {{.*}}trace.log#aot_forward_graph:3
-# RUN: %declone report %S/Inputs/trace.log %S/Inputs/trace.log %S/Inputs -q --exclude 'damaged*' | %FileCheck %s --check-prefix=ONCE
-# ONCE: {{^1 file, 3 rows$}}
+# RUN: %expect-exit 2 %declone print '%S/Inputs/trace.log#aot_forward_graph:2' 2>&1 | %FileCheck %s --check-prefix=NOLINE
+# NOLINE: error: no graph record 'aot_forward_graph' at line 2 in the log; it holds {{.*}}trace.log#aot_forward_graph:3
+# Any line of a record names its graph: a remark's location in a log can be pasted back.
+# RUN: %declone opt '%S/Inputs/trace.log#aot_forward_graph' --remarks 2>&1 >/dev/null | %FileCheck %s --check-prefix=PASTE
+# PASTE: /home/user/mamba.py:12: remark: clone 'clone' kept [layout-changed]: {{.*}} (x = hidden[:, :3].contiguous(); graph: {{.*}}trace.log#aot_forward_graph:8)
+# RUN: %declone print '%S/Inputs/trace.log#aot_forward_graph:8' | %FileCheck %s --check-prefix=PRINT
+# RUN: %declone report %S/Inputs/trace.log %S/Inputs/trace.log %S/Inputs -q --exclude 'damaged*' --exclude 'torch-2.13*' | %FileCheck %s --check-prefix=ONCE
+# ONCE: {{^1 file, 3 rows; a clone lives on}}
 # RUN: %declone report '%S/Inputs/trace.log' -q --top 1 | %FileCheck %s --check-prefix=PLURAL
-# PLURAL: {{^1 file, 3 rows; showing 1 of 3 rows$}}
-# RUN: %declone report %S/Inputs -q --include '*trace*' | %FileCheck %s --check-prefix=INCLUDE
-# INCLUDE: {{^1 file, 3 rows$}}
+# PLURAL: {{^1 file, 3 rows; a clone lives on.*; showing 1 of 3 rows$}}
+# RUN: %declone report %S/Inputs -q --include '*trace*' --exclude 'torch-2.13*' | %FileCheck %s --check-prefix=INCLUDE
+# INCLUDE: {{^1 file, 3 rows; a clone lives on}}
 def forward(self, x):
     return (x,)

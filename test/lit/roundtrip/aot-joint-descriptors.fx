@@ -4,7 +4,7 @@
 # unchanged; its clone is kept for its layout.
 # RUN: %declone print %s | diff %s -
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
-# CHECK: :[[#@LINE+26]]: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [1, 4]
+# CHECK: /tmp/small/gen.py:6: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [1, 4] (b = a.t().contiguous(); graph: {{.*}}aot-joint-descriptors.fx:[[#@LINE+26]])
 class inner_f(torch.nn.Module):
     def forward(
         self,
