@@ -66,7 +66,10 @@ def schemas_of(ops):
     """The schemas of ``ops`` (OpOverloads, OpOverloadPackets (every overload),
     ``torch.library.custom_op`` objects, or qualified names ``ns::op[.overload]``), one per
     line, for ``declone opt --schemas``. A single op may be given alone."""
-    if isinstance(ops, str) or not hasattr(ops, "__iter__"):
+    import torch
+    # One op, not a list: an OpOverloadPacket iterates over its overloads' names.
+    if isinstance(ops, (str, torch._ops.OpOverload, torch._ops.OpOverloadPacket)) or \
+            hasattr(ops, "_opoverload") or not hasattr(ops, "__iter__"):
         ops = [ops]
     lines = {}
     for item in ops:
@@ -85,14 +88,15 @@ def _registered():
             for schema in torch._C._jit_get_all_schemas()}
 
 
-def _registered_by_torch(name):
+def _registered_by_torch(name, overload):
     """Whether torch itself registered the op (importing the user's module may import parts of
     torch that register ops of their own: torch._inductor registers some seventy): the
     dispatcher's record of where it was defined, or the module of a custom_op's function."""
     import torch
+    full_name = f"{name}.{overload}" if overload else name
     try:
-        from torch._library.custom_ops import OPDEFS
-        opdef = OPDEFS.get(name)
+        from torch._library.custom_ops import OPDEFS  # keyed as custom_op was given the name
+        opdef = OPDEFS.get(full_name)
     except ImportError:
         opdef = None
     torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
@@ -100,7 +104,7 @@ def _registered_by_torch(name):
         module = getattr(getattr(opdef, "_init_fn", None), "__module__", "") or ""
         return module == "torch" or module.startswith("torch.")
     try:
-        dump = torch._C._dispatch_dump(name)
+        dump = torch._C._dispatch_dump(full_name)
     except RuntimeError:
         return False
     where = re.search(r"^debug: registered at (.*):\d+$", dump, re.MULTILINE)
@@ -132,7 +136,7 @@ def ops_registered_by(module):
     _import(module)
     after = _registered()
     new = sorted(key for key in after if key not in before)
-    return [after[key] for key in new if not _registered_by_torch(key[0])]
+    return [after[key] for key in new if not _registered_by_torch(*key)]
 
 
 # --- checking with declone's parser ----------------------------------------------------------

@@ -34,7 +34,6 @@ import json
 import logging
 import operator
 import os
-import re
 import time
 
 __all__ = ["CloneEliminationPass", "MODES", "ENVIRONMENT_VARIABLE", "mode_from_environment",
@@ -157,6 +156,8 @@ def _custom_schemas(graph):
     import torch
     from torch._higher_order_ops.auto_functionalize import auto_functionalized
 
+    from . import _schemas
+
     schemas = {}
     for node in graph.nodes:
         if node.op != "call_function":
@@ -164,10 +165,8 @@ def _custom_schemas(graph):
         ops = [node.target] + (list(node.args[:1]) if node.target is auto_functionalized else [])
         for op in ops:
             if isinstance(op, torch._ops.OpOverload) and op.namespace != "aten":
-                # PyTorch prints an anonymous alias set (`Tensor!`) as `Tensor($0! -> )`,
-                # which is no schema text: the set gets a name.
-                schemas[str(op)] = re.sub(r"\(\$(\d+)(!?) -> \)", r"(alias\1\2)",
-                                          str(op._schema))
+                # As `python -m declone schemas` writes them (`Tensor($0! -> )` as `Tensor!`).
+                schemas[str(op)] = _schemas.schema_text(op._schema)
     return [schemas[name] for name in sorted(schemas)]
 
 
