@@ -263,3 +263,30 @@ def test_python_m_declone_help_names_the_command(tmp_path):
     assert schemas_help.returncode == 0
     assert schemas_help.stdout.startswith("usage: python -m declone schemas [-h] [-o FILE] "
                                           "MODULE [MODULE ...]")
+
+
+@pytest.mark.skipif(not HAS_CUSTOM_OP, reason="torch.library.custom_op is torch 2.4's")
+def test_a_torch_compile_graph_gets_its_clones_decided_too(modules, cli, tmp_path):
+    """The joint graph Inductor hands its first pass (every clone functionalization left):
+    there the mutating op is auto_functionalized, which declone reads without a schema, and
+    the functional op's clone waits for one."""
+    import torch._inductor.config as inductor_config
+    ops = _registered_here(modules, "custom_op")
+    dumps = []
+    torch._dynamo.reset()
+    with inductor_config.patch(joint_custom_pre_pass=lambda graph: dumps.append(
+            declone.fx.dumps(graph)), force_disable_caches=True):
+        torch.compile(model_for(ops), backend="inductor")(torch.randn(4, 5))
+    (text,) = dumps
+    assert "auto_functionalized" in text and text.count("aten.clone.default(") == 2
+    dump = tmp_path / "joint.fx"
+    dump.write_text(text)
+    before = remarks_of(run_cli(cli, "opt", dump, "--remarks").stderr)
+    assert [(node, decision) for node, decision, _ in before] == [
+        ("clone", "kept [unknown-effects]"), ("clone_1", "removed")], before
+    schemas = tmp_path / "ops.schemas"
+    assert python_m_declone("schemas", modules["custom_op"], "-o", schemas,
+                            cwd=tmp_path).returncode == 0
+    after = remarks_of(run_cli(cli, "opt", dump, "--schemas", schemas, "--remarks").stderr)
+    assert [(node, decision) for node, decision, _ in after] == [("clone", "removed"),
+                                                                ("clone_1", "removed")]
