@@ -23,6 +23,13 @@ std::string schemaName(const Target& target) {
   return name;
 }
 
+/// Without a schema the op's effects are unknown; the reason says how to give one.
+std::string noSchemaReason(const Target& target) {
+  return "no schema for " + schemaName(target) +
+         " (give its schema with --schemas FILE; `python -m declone schemas MODULE` writes one "
+         "from the module that registers the op)";
+}
+
 /// `split(Tensor(a -> *) self, ...) -> Tensor(a)[]` and its kin: the `-> *` only says that the
 /// views end up inside a list, which getitem takes apart again. Such a schema is precise enough:
 /// every element is a view of the argument. Any other use of `*` is treated as unknown.
@@ -251,7 +258,7 @@ TargetEffects declaredEffects(const Target& target, const SchemaRegistry& schema
       return overloadedEffects(target, schemas);
     const OpSchema* schema = schemas.lookup(target.opNamespace, target.opName, target.overload);
     if (!schema) {
-      plan.reason = "no schema for " + schemaName(target);
+      plan.reason = noSchemaReason(target);
       return plan;
     }
     return declaredSchemaEffects(*schema);
@@ -333,7 +340,7 @@ TargetEffects overloadedEffects(const Target& target, const SchemaRegistry& sche
   std::vector<const OpSchema*> overloads = overloadsOf(target, schemas);
   if (overloads.empty()) {
     plan.reason = method ? "method call ." + std::string(name) + "() is no aten op's method"
-                         : "no schema for " + schemaName(target);
+                         : noSchemaReason(target);
     return plan;
   }
   for (const OpSchema* schema : overloads)

@@ -66,10 +66,9 @@ SourceComments::SourceComments(std::string_view text) {
 }
 
 const UserSource* SourceComments::at(uint32_t line) const {
-  auto after = std::upper_bound(changes_.begin(), changes_.end(), line,
-                                [](uint32_t value, const Change& change) {
-                                  return value < change.line;
-                                });
+  auto after =
+      std::upper_bound(changes_.begin(), changes_.end(), line,
+                       [](uint32_t value, const Change& change) { return value < change.line; });
   if (after == changes_.begin())
     return nullptr;
   int32_t index = std::prev(after)->index;

@@ -97,12 +97,11 @@ std::string stageOfFileName(std::string_view path) {
   if (digits != std::string::npos && digits + 1 < stem.size() && stem[digits] == '_')
     stem.resize(digits);
   constexpr std::string_view kArtifactGraphs[] = {
-      "before_pre_grad_graph",  "after_pre_grad_graph",  "before_joint_graph",
-      "after_joint_graph",      "before_post_grad_graph", "after_post_grad_graph",
-      "fx_graph_runnable"};
-  bool known = isTraceGraphKey(stem) || std::find(std::begin(kArtifactGraphs),
-                                                  std::end(kArtifactGraphs),
-                                                  stem) != std::end(kArtifactGraphs);
+      "before_pre_grad_graph",  "after_pre_grad_graph",  "before_joint_graph", "after_joint_graph",
+      "before_post_grad_graph", "after_post_grad_graph", "fx_graph_runnable"};
+  bool known = isTraceGraphKey(stem) ||
+               std::find(std::begin(kArtifactGraphs), std::end(kArtifactGraphs), stem) !=
+                   std::end(kArtifactGraphs);
   return known ? stem : std::string();
 }
 
@@ -249,9 +248,8 @@ std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
     return rows;
   }
   for (const TraceGraph& graph : log->graphs) {
-    DumpStats row =
-        reportGraphText(graph.displayName(name), name, graph.payload, options,
-                        [&](const Error& error) { return graph.toLogPosition(error); });
+    DumpStats row = reportGraphText(graph.displayName(name), name, graph.payload, options,
+                                    [&](const Error& error) { return graph.toLogPosition(error); });
     row.record = graph.key + ":" + std::to_string(graph.line);
     row.stage = graph.key;
     row.compileId = graph.compileId;

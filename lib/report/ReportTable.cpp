@@ -220,14 +220,17 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
   for (size_t i = 0; i < shown; ++i) {
     const DumpStats& row = report.rows[i];
     std::string sameAs =
-        row.sameAs ? "(the graph of " +
-                         std::string(std::string_view(*row.sameAs).substr(
-                             row.sameAs->starts_with(prefix) ? prefix.size() : 0)) +
-                         ")"
-                   : std::string();
+        row.sameAs
+            ? "(the graph of " +
+                  std::string(std::string_view(*row.sameAs)
+                                  .substr(row.sameAs->starts_with(prefix) ? prefix.size() : 0)) +
+                  ")"
+            : std::string();
     line(
         shortName(row), [&](size_t c) { return cell(row, c); },
-        row.error ? &*row.error : row.sameAs ? &sameAs : nullptr);
+        row.error    ? &*row.error
+        : row.sameAs ? &sameAs
+                     : nullptr);
   }
   out += std::string(ruleWidth, '-') + '\n';
   line(

@@ -1,5 +1,5 @@
-// TORCH_LOGS output: each line `V1203 16:24:56.503000 PID FILE:LINE] [0/0] [__post_grad_graphs] TEXT`
-// (glog's prefix, the compile id, the artifact channel), one logging call's lines sharing it.
+// TORCH_LOGS output: each line `V1203 16:24:56.503000 PID FILE:LINE] [0/0] [__post_grad_graphs]
+// TEXT` (glog's prefix, the compile id, the artifact channel), one logging call's lines sharing it.
 #include "GraphLogText.h"
 #include "declone/report/TraceLog.h"
 #include "declone/support/Lines.h"

@@ -100,8 +100,8 @@ std::string TraceGraph::displayName(std::string_view logName) const {
 }
 
 bool TraceGraph::holdsLine(uint32_t logLine) const {
-  return logLine == line ||
-         (!payloadLines.empty() && logLine >= payloadLines.front() && logLine <= payloadLines.back());
+  return logLine == line || (!payloadLines.empty() && logLine >= payloadLines.front() &&
+                             logLine <= payloadLines.back());
 }
 
 uint32_t TraceGraph::logLine(uint32_t payloadLine) const {

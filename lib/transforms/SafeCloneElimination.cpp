@@ -197,6 +197,9 @@ private:
   void mergeInto(StorageId source, StorageId clone);
   static const Event* firstAtOrAfter(const StorageState& state, uint32_t position, bool writesOnly);
   std::string describeEvent(const Event& event) const;
+  /// `; it comes from X (line N): no schema for ...` when a layout is unknown because the value
+  /// comes, through views and getitem, from an op declone has no schema for; else empty.
+  std::string schemalessProducer(const Node* value) const;
 
   Graph& graph_;
   std::vector<Node*> atenClones_; ///< see GraphScan
@@ -209,6 +212,19 @@ private:
   std::vector<StorageState> states_; ///< of root storages, in order of first use
   std::vector<uint32_t> link_;       ///< by storage: see kHasState
 };
+
+std::string SafeEliminator::schemalessProducer(const Node* value) const {
+  // A few steps up the first-argument chain: getitem of a custom op's tuple, a view of it.
+  for (int step = 0; step < 8 && value && value->isCall(); ++step) {
+    std::string_view why = effects_.effects(value).unknownReason;
+    if (why.starts_with("no schema"))
+      return "; it comes from " + describe(value) + ": " + std::string(why);
+    if (value->args().empty() || !value->args()[0].isNode())
+      break;
+    value = value->args()[0].node();
+  }
+  return {};
+}
 
 std::string SafeEliminator::describeEvent(const Event& event) const {
   switch (event.kind) {
@@ -250,8 +266,11 @@ void SafeEliminator::decide(Node* clone) {
   LayoutVerdict layout =
       compareLayouts(graph_.context().sym(), clone, layouts_.layout(clone), source,
                      layouts_.layout(source), false, rewriter_.collectsRemarks());
-  if (layout.reason)
+  if (layout.reason) {
+    if (*layout.reason == KeepReason::LayoutUnknown && rewriter_.collectsRemarks())
+      layout.detail += schemalessProducer(source);
     return rewriter_.keep(clone, *layout.reason, std::move(layout.detail));
+  }
 
   StorageId cloneStorage = storage(clone);
   StorageId sourceStorage = storage(source);

@@ -12,6 +12,11 @@
 namespace declone::test {
 namespace {
 
+/// What an unknown-effects remark says after the op's name.
+#define kSchemaHint                                                                                \
+  " (give its schema with --schemas FILE; `python -m declone schemas MODULE` writes one from "     \
+  "the module that registers the op)"
+
 namespace fs = std::filesystem;
 
 /// Every real dump and every lit graph that parses (the error tests' do not).
@@ -207,7 +212,7 @@ const ClosureCase kClosureCases[] = {
         return (clone, add_)
 )",
      "<graph>:5: remark: clone 'clone' kept [unknown-effects]: foo (line 6) touches mul: no schema "
-     "for mylib::foo.default"},
+     "for mylib::foo.default" kSchemaHint},
     {"ViewsOfAListElementReachTheirBase",
      "The write to a piece of split(mul) after the clone writes mul.",
      R"(class GraphModule(torch.nn.Module):
@@ -302,7 +307,7 @@ const ClosureCase kClosureCases[] = {
         return (clone, foo)
 )",
      "<graph>:5: remark: clone 'clone' kept [unknown-effects]: foo (line 6) touches getitem: no "
-     "schema for mylib::foo.default"},
+     "schema for mylib::foo.default" kSchemaHint},
     {"ElementStorageNonConstantIndex",
      "A getitem whose index is not a constant touches every element.",
      R"(class GraphModule(torch.nn.Module):
@@ -330,7 +335,7 @@ const ClosureCase kClosureCases[] = {
         return (clone,)
 )",
      "<graph>:8: remark: clone 'clone' kept [unknown-effects]: bar (line 6) touches getitem_1: no "
-     "schema for mylib::bar.default"},
+     "schema for mylib::bar.default" kSchemaHint},
     {"ElementOutOfRangeWithAKeyword",
      "The analyses take getitem's two positional arguments apart and ignore its keywords.",
      R"(class GraphModule(torch.nn.Module):

@@ -288,9 +288,10 @@ TEST(Report, TableShowsOccurringReasonsTopRowsAndTotal) {
   EXPECT_NE(shortTable.find("showing 1 of 3 rows"), std::string::npos) << shortTable;
   EXPECT_EQ(shortTable.find("b.py"), std::string::npos) << shortTable;
   std::string json = formatReportJson(report, top);
-  EXPECT_NE(json.find("{\"name\": \"dumps/a.py\", \"file\": \"\", \"record\": null, \"stage\": null, "
-                      "\"compile_id\": null, \"same_as\": null, \"graphs\": 1, \"nodes\": 10,"),
-            std::string::npos)
+  EXPECT_NE(
+      json.find("{\"name\": \"dumps/a.py\", \"file\": \"\", \"record\": null, \"stage\": null, "
+                "\"compile_id\": null, \"same_as\": null, \"graphs\": 1, \"nodes\": 10,"),
+      std::string::npos)
       << json;
   EXPECT_EQ(json.find("sub/b.py"), std::string::npos);
   EXPECT_NE(

@@ -23,21 +23,21 @@ TEST(SourceComments, BothPrintedForms) {
 }
 
 TEST(SourceComments, NodesTakeTheCommentAboveThemUntilTheTraceEnds) {
-  constexpr std::string_view kText = "class GraphModule(torch.nn.Module):\n"         // 1
-                                     "    def forward(self, x):\n"                    // 2
-                                     "        a = x.relu()\n"                         // 3
-                                     "        # File: /m.py:5 in forward, code: b\n"  // 4
-                                     "        b = a.clone()\n"                        // 5
-                                     "\n"                                             // 6
-                                     "        c = b.clone()\n"                        // 7
+  constexpr std::string_view kText = "class GraphModule(torch.nn.Module):\n"               // 1
+                                     "    def forward(self, x):\n"                         // 2
+                                     "        a = x.relu()\n"                              // 3
+                                     "        # File: /m.py:5 in forward, code: b\n"       // 4
+                                     "        b = a.clone()\n"                             // 5
+                                     "\n"                                                  // 6
+                                     "        c = b.clone()\n"                             // 7
                                      "        # No stacktrace found for following nodes\n" // 8
-                                     "        d = c.clone()\n"                        // 9
-                                     "        # File: /m.py:9 in forward, code: e\n"  // 10
-                                     "        e = d.clone()\n"                        // 11
-                                     "        return (e,)\n"                          // 12
-                                     "class Other(torch.nn.Module):\n"                // 13
-                                     "    def forward(self, y):\n"                    // 14
-                                     "        f = y.clone()\n";                       // 15
+                                     "        d = c.clone()\n"                             // 9
+                                     "        # File: /m.py:9 in forward, code: e\n"       // 10
+                                     "        e = d.clone()\n"                             // 11
+                                     "        return (e,)\n"                               // 12
+                                     "class Other(torch.nn.Module):\n"                     // 13
+                                     "    def forward(self, y):\n"                         // 14
+                                     "        f = y.clone()\n";                            // 15
   SourceComments sources(kText);
   EXPECT_EQ(sources.at(3), nullptr);
   ASSERT_NE(sources.at(5), nullptr);
@@ -63,8 +63,7 @@ TEST(SourceComments, NodesTakeTheCommentAboveThemUntilTheTraceEnds) {
             "/m.py:5: remark: clone 'b' kept [layout-changed]: strides [1] != [2] (b; graph: "
             "dump.fx:5)");
   EXPECT_EQ(remarks[1].formatText("dump.fx"), "dump.fx:9: remark: clone 'd' removed");
-  EXPECT_NE(remarks[0].formatJson().find(R"("source": "/m.py:5", "code": "b")"),
-            std::string::npos);
+  EXPECT_NE(remarks[0].formatJson().find(R"("source": "/m.py:5", "code": "b")"), std::string::npos);
   EXPECT_NE(remarks[1].formatJson().find(R"("source": null, "code": null)"), std::string::npos);
 }
 

@@ -43,7 +43,8 @@ TEST(TorchLogs, TracedGraphRecordsAreGraphs) {
   size_t prefix = line("post_grad_graphs", "").size() - 1;
   Error error = graph.toLogPosition(Error{"bad", 1, 1});
   EXPECT_EQ(error.line, 6u);
-  EXPECT_EQ(error.column, 1 + prefix + std::string_view(" /venv/torch/fx/_lazy_graph_module.py ").size());
+  EXPECT_EQ(error.column,
+            1 + prefix + std::string_view(" /venv/torch/fx/_lazy_graph_module.py ").size());
 }
 
 TEST(TorchLogs, GraphsFromTheCacheAndSeveralPerChannel) {

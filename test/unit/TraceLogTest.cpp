@@ -57,7 +57,8 @@ TEST(TraceLog, ArtifactRecordsAreGraphsWhenTheirPayloadIs) {
       record(R"({"artifact": {"name": "aot_forward_graph_fw_metadata", "encoding": "string"}, )"
              R"("has_payload": "cd"})") +
       "\tViewAndMutationMeta(input_info=[])\n" +
-      record(R"({"artifact": {"name": "torch_version", "encoding": "json"}, "has_payload": "ef"})") +
+      record(
+          R"({"artifact": {"name": "torch_version", "encoding": "json"}, "has_payload": "ef"})") +
       "\t\"2.13.0\"\n";
   Result<TraceLog> split = splitTraceLog(log);
   ASSERT_TRUE(split.ok()) << split.error().message;
@@ -93,8 +94,8 @@ TEST(TraceLog, FxGraphRunnableKeepsTheReproClassForwardOnly) {
                            "    def forward(self, x):\n"
                            "        return (x,)\n");
   EXPECT_EQ(graph.payloadLines, (std::vector<uint32_t>{4, 8, 9, 10}));
-  EXPECT_TRUE(graph.holdsLine(1));  // the record
-  EXPECT_TRUE(graph.holdsLine(9));  // a node's line
+  EXPECT_TRUE(graph.holdsLine(1));   // the record
+  EXPECT_TRUE(graph.holdsLine(9));   // a node's line
   EXPECT_FALSE(graph.holdsLine(11)); // load_args
   EXPECT_EQ(graph.logLine(2), 8u);
 }

@@ -185,7 +185,8 @@ void InputLocation::locate(std::span<Remark> remarks, std::string_view graphText
   if (logLines.empty())
     return;
   for (Remark& remark : remarks)
-    remark.line = remark.line >= 1 && remark.line <= logLines.size() ? logLines[remark.line - 1] : 0;
+    remark.line =
+        remark.line >= 1 && remark.line <= logLines.size() ? logLines[remark.line - 1] : 0;
 }
 
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents,
@@ -200,8 +201,8 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
   }
   if (where)
     *where = {displayName(path), {}};
-  if (logName && (!logName->key.empty() || looksLikeGraphLog(*text) ||
-                  logName->log.ends_with(".log"))) {
+  if (logName &&
+      (!logName->key.empty() || looksLikeGraphLog(*text) || logName->log.ends_with(".log"))) {
     // One graph of a TORCH_TRACE or TORCH_LOGS log: its payload is the text; errors point
     // into the log.
     Result<TraceLog> log = splitGraphLog(*text);

@@ -62,9 +62,8 @@ struct InputLocation {
 /// `LOG#KEY:LINE`, or the log alone when it holds one graph); on failure prints
 /// `FILE:LINE:COL: error: ...` to stderr. `text`, when given, receives the graph's text;
 /// `where`, where it came from. Reads no more than inputSizeLimit().
-[[nodiscard]] std::unique_ptr<GraphFile> loadGraphFile(std::string_view path,
-                                                       std::string* text = nullptr,
-                                                       InputLocation* where = nullptr);
+[[nodiscard]] std::unique_ptr<GraphFile>
+loadGraphFile(std::string_view path, std::string* text = nullptr, InputLocation* where = nullptr);
 /// Warns about each op that has no schema in `schemas` and looks like a misspelling of one that
 /// has (`aten.clon.default`: did you mean `aten.clone.default`?), once per op, at its first use.
 /// Without a schema its effects are unknown, so the clones it touches are kept.

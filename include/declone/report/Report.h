@@ -114,9 +114,9 @@ struct Report {
   /// counts each clone once.
   std::vector<DumpStats> stages;
   size_t duplicates = 0; ///< rows left out of the totals as copies of an earlier row
-  size_t files = 0;            ///< inputs that are files (not paths that could not be listed)
-  size_t failed = 0;           ///< rows with an error
-  size_t skipped = 0;          ///< files that hold no graph (no rows)
+  size_t files = 0;      ///< inputs that are files (not paths that could not be listed)
+  size_t failed = 0;     ///< rows with an error
+  size_t skipped = 0;    ///< files that hold no graph (no rows)
   std::vector<std::string> skippedNamed; ///< the skipped files named on the command line
   size_t notRun = 0; ///< inputs never started because `ReportOptions::stop` was set
 };

@@ -5,7 +5,7 @@
 # RUN: %declone opt %s --dot %t.dot > /dev/null
 # RUN: %FileCheck %s < %t.dot
 # CHECK: m0_3 [label="clone\naten.clone.default\nkept [source-read-after-write]\nadd_ (line {{[0-9]+}}) writes clone, then sin (line {{[0-9]+}}) reads relu\nf32[4][1]cpu", style="rounded,filled,bold", fillcolor="#f4a6a6"
-# CHECK: m0_6 [label="clone_1\naten.clone.default\nkept [unknown-effects]\nmystery (line {{[0-9]+}}) touches clone_1: no schema for mylib::frob.default\nf32[4][1]cpu"
+# CHECK: m0_6 [label="clone_1\naten.clone.default\nkept [unknown-effects]\nmystery (line {{[0-9]+}}) touches clone_1: no schema for mylib::frob.default (give its schema w...\nf32[4][1]cpu"
 # CHECK: m0_8 [label="mystery\nmylib.frob.default", tooltip=
 # CHECK: m0_9 [label="clone_2\naten.clone.default\nremoved\nf32[4][1]cpu", style="rounded,filled,bold", fillcolor="#b8e6a8"
 # CHECK: m0_2 -> m0_3;
