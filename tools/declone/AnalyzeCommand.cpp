@@ -6,6 +6,7 @@
 #include "Input.h"
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/analysis/LayoutAnalysis.h"
+#include "declone/support/Remark.h"
 #include "declone/transforms/AnnotateLayouts.h"
 
 #include <iostream>
@@ -37,45 +38,53 @@ std::string storageText(const AliasAnalysis& alias, AliasAnalysis::StorageId id)
   return text;
 }
 
-void printEvents(const AliasAnalysis& alias, AliasAnalysis::StorageId id, uint32_t after,
-                 std::string& out) {
+std::vector<std::string> eventsAfter(const AliasAnalysis& alias, AliasAnalysis::StorageId id,
+                                     uint32_t after) {
+  std::vector<std::string> out;
   if (id == AliasAnalysis::kNoStorage)
-    return;
+    return out;
   for (const AliasAnalysis::Event& event : alias.events(id)) {
     if (event.position < after)
       continue;
-    out += "      ";
+    std::string text;
     switch (event.kind) {
     case AliasAnalysis::Event::Kind::Read:
-      out += "read by " + nodeText(event.node);
+      text = "read by " + nodeText(event.node);
       break;
     case AliasAnalysis::Event::Kind::Write:
-      out += "written by " + nodeText(event.node);
+      text = "written by " + nodeText(event.node);
       break;
     case AliasAnalysis::Event::Kind::Return:
-      out += "returned";
+      text = "returned";
       break;
     }
-    out += " (as " + std::string(event.value->name()) + ")\n";
+    out.push_back(text + " (as " + std::string(event.value->name()) + ")");
   }
+  return out;
 }
 
+/// What analyze shows of one clone, before the pass changes the graph.
+struct CloneFacts {
+  std::string source;
+  std::string cloneLayout, sourceLayout;
+  std::string cloneStorage, sourceStorage;
+  std::vector<std::string> cloneEvents, sourceEvents; ///< accesses after the clone
+};
+
 /// Describes every clone of one graph, before the pass changes it.
-std::map<std::string, std::string> describeClones(const Graph& graph,
-                                                  const CloneEliminationOptions& options) {
+std::map<std::string, CloneFacts> describeClones(const Graph& graph,
+                                                 const CloneEliminationOptions& options) {
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
   EffectAnalysis effects(graph, schemas);
   AliasAnalysis alias(graph, effects, options.donated);
   LayoutAnalysis layouts(graph, effects, options.layout);
   const SymContext& sym = graph.context().sym();
-  std::map<std::string, std::string> out;
+  std::map<std::string, CloneFacts> out;
   for (const Node* node : graph) {
     if (!node->isCall() || !node->target()->isOp("aten", "clone") || node->args().empty() ||
         !node->args()[0].isNode())
       continue;
     const Node* source = node->args()[0].node();
-    std::string text = "clone " + nodeText(node) + "\n";
-    text += "  source:         " + nodeText(source) + "\n";
     // Printed strides that inference from the inputs would not give are shown with what it
     // gives: the decision uses the printed ones, and a stale annotation shows up here.
     auto layoutText = [&](const Node* value) {
@@ -92,37 +101,86 @@ std::map<std::string, std::string> describeClones(const Graph& graph,
       }
       return text;
     };
-    text += "  clone layout:   " + layoutText(node) + "\n";
-    text += "  source layout:  " + layoutText(source) + "\n";
-    text += "  clone storage:  " + storageText(alias, alias.storageOf(node)) + "\n";
-    printEvents(alias, alias.storageOf(node), node->order() + 1, text);
-    text += "  source storage: " + storageText(alias, alias.storageOf(source)) + "\n";
-    printEvents(alias, alias.storageOf(source), node->order() + 1, text);
-    out.emplace(std::string(node->name()), std::move(text));
+    CloneFacts facts;
+    facts.source = nodeText(source);
+    facts.cloneLayout = layoutText(node);
+    facts.sourceLayout = layoutText(source);
+    facts.cloneStorage = storageText(alias, alias.storageOf(node));
+    facts.cloneEvents = eventsAfter(alias, alias.storageOf(node), node->order() + 1);
+    facts.sourceStorage = storageText(alias, alias.storageOf(source));
+    facts.sourceEvents = eventsAfter(alias, alias.storageOf(source), node->order() + 1);
+    out.emplace(std::string(node->name()), std::move(facts));
   }
   return out;
 }
 
+/// `graphLine`: the clone's line in the graph text, as the facts give lines; the remark's may
+/// be a line of the log the graph came from.
+std::string factsText(const Remark& remark, uint32_t graphLine, const CloneFacts& facts,
+                      std::string_view file) {
+  std::string text = "clone " + remark.node;
+  if (graphLine != 0)
+    text += " (line " + std::to_string(graphLine) + ")";
+  text += "\n  source:         " + facts.source + "\n";
+  text += "  clone layout:   " + facts.cloneLayout + "\n";
+  text += "  source layout:  " + facts.sourceLayout + "\n";
+  text += "  clone storage:  " + facts.cloneStorage + "\n";
+  for (const std::string& event : facts.cloneEvents)
+    text += "      " + event + "\n";
+  text += "  source storage: " + facts.sourceStorage + "\n";
+  for (const std::string& event : facts.sourceEvents)
+    text += "      " + event + "\n";
+  return text + "  decision:       " + remark.formatText(file) + "\n\n";
+}
+
+/// One JSON object per clone: the remark's keys (node, line, decision, reason, detail, source,
+/// code) and the facts.
+std::string factsJson(const Remark& remark, const CloneFacts& facts, std::string_view graph) {
+  std::string text = remark.formatJson();
+  text.pop_back(); // the closing brace: the facts follow
+  auto field = [&](std::string_view key, std::string_view value) {
+    text += ", \"" + std::string(key) + "\": ";
+    appendJsonString(value, text);
+  };
+  auto list = [&](std::string_view key, const std::vector<std::string>& values) {
+    text += ", \"" + std::string(key) + "\": [";
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i)
+        text += ", ";
+      appendJsonString(values[i], text);
+    }
+    text += "]";
+  };
+  field("graph", graph);
+  field("source_node", facts.source);
+  field("clone_layout", facts.cloneLayout);
+  field("source_layout", facts.sourceLayout);
+  field("clone_storage", facts.cloneStorage);
+  list("clone_accesses", facts.cloneEvents);
+  field("source_storage", facts.sourceStorage);
+  list("source_accesses", facts.sourceEvents);
+  return text + "}\n";
+}
+
 /// `where` and `source` place the remarks in the input (InputLocation::locate).
 void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
-                   const InputLocation& where, std::string_view source, std::string& out,
+                   const InputLocation& where, std::string_view source, bool json, std::string& out,
                    std::vector<Remark>& remarks) {
-  std::map<std::string, std::string> descriptions = describeClones(module.graph, options);
+  std::map<std::string, CloneFacts> facts = describeClones(module.graph, options);
   CloneEliminationOptions topLevelOnly = options;
   CloneEliminationResult result = eliminateClones(module.graph, topLevelOnly);
-  if (!module.className.empty())
+  if (!module.className.empty() && !json)
     out += "graph " + std::string(module.className) + ":\n";
   std::vector<Remark> shown = result.remarks;
   where.locate(shown, source);
-  for (const Remark& remark : shown) {
-    out += descriptions[remark.node];
-    out += "  decision:       " + remark.formatText(where.name) + "\n\n";
-  }
+  for (size_t i = 0; i < shown.size(); ++i)
+    out += json ? factsJson(shown[i], facts[shown[i].node], module.className)
+                : factsText(shown[i], result.remarks[i].line, facts[shown[i].node], where.name);
   std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(remarks));
   CloneEliminationOptions nested = options;
   nested.donated.clear();
   for (auto& child : module.children)
-    analyzeModule(*child, nested, where, source, out, remarks);
+    analyzeModule(*child, nested, where, source, json, out, remarks);
 }
 
 /// --check-annotations: one `FILE:LINE: warning:` line per contradiction, then a count.
@@ -157,6 +215,13 @@ int runAnalyze(std::span<const std::string_view> args) {
   flags.addTo(parser);
   parser.option("--dot", "OUT.dot",
                 "also write the graph to OUT.dot for Graphviz, clones coloured by decision", &dot);
+  bool json = false;
+  parser.flag("--json",
+              "one JSON object per clone and line: the keys of opt --remarks=json, and graph,\n"
+              "                          source_node, clone_layout, source_layout,\n"
+              "                          clone_storage, clone_accesses, source_storage,\n"
+              "                          source_accesses",
+              &json);
   bool checkOnly = false;
   parser.flag("--check-annotations",
               "instead, list the nodes whose printed strides contradict the strides inferred\n"
@@ -172,6 +237,10 @@ int runAnalyze(std::span<const std::string_view> args) {
   }
   if (checkOnly && !dot.empty()) {
     reportUsageError("--check-annotations lists annotations and draws no picture; leave out --dot");
+    return kBadInput;
+  }
+  if (checkOnly && json) {
+    reportUsageError("--check-annotations writes warnings, not JSON; leave out --json");
     return kBadInput;
   }
   if (!flags.prepare())
@@ -192,9 +261,9 @@ int runAnalyze(std::span<const std::string_view> args) {
       reportUsageError(options.error().message);
       return kBadInput;
     }
-    analyzeModule(*module, *options, where, text, out, remarks);
+    analyzeModule(*module, *options, where, text, json, out, remarks);
   }
-  if (out.empty())
+  if (out.empty() && !json)
     out = "no clones\n";
   std::cout << out;
   if (!dot.empty())
