@@ -71,52 +71,75 @@ def channel():
     return _CHANNEL
 
 
-def _summary(remarks, mode, verify, seconds):
+def _counts(remarks):
     removed = sum(remark.decision == "removed" for remark in remarks)
     kept = collections.Counter(r.reason for r in remarks if r.decision == "kept")
+    return removed, dict(sorted(kept.items(), key=lambda item: (-item[1], str(item[0]))))
+
+
+def _summary(remarks, mode, verify, seconds):
+    """``declone (safe): 2 clones, 1 removed, 1 kept (layout-changed: 1) in 0.9 ms``"""
+    removed, kept = _counts(remarks)
     clones = f"{len(remarks)} clone{'s' if len(remarks) != 1 else ''}"
     text = f"declone ({mode}{', verified' if verify else ''}): {clones}, {removed} removed, " \
            f"{len(remarks) - removed} kept"
     if kept:
-        text += " (" + ", ".join(f"{reason}: {count}" for reason, count in sorted(
-            kept.items(), key=lambda item: (-item[1], str(item[0])))) + ")"
-    return text + f" in {1000 * seconds:.1f} ms", removed, dict(kept)
+        text += " (" + ", ".join(f"{reason}: {count}" for reason, count in kept.items()) + ")"
+    return text + f" in {1000 * seconds:.1f} ms"
+
+
+_TRACE_STRUCTURED = _UNSET
+
+
+def _trace_structured():
+    """torch._logging.trace_structured, and whether it takes ``expect_trace_id``; None with
+    torch 1.13."""
+    global _TRACE_STRUCTURED
+    if _TRACE_STRUCTURED is _UNSET:
+        _TRACE_STRUCTURED = None
+        try:
+            import inspect
+
+            from torch._logging import trace_structured
+            _TRACE_STRUCTURED = (trace_structured, "expect_trace_id" in
+                                 inspect.signature(trace_structured).parameters)
+        except (ImportError, TypeError, ValueError):
+            pass
+    return _TRACE_STRUCTURED
 
 
 def report(remarks, mode, verify, donated, seconds):
     """Logs one pass run: each remark (DEBUG) and a summary (INFO) on the channel, and the
-    ``declone_remarks`` artifact into TORCH_TRACE. Costs nothing unless one of them is on."""
+    ``declone_remarks`` artifact into TORCH_TRACE. Nothing is formatted unless asked for."""
     log = channel()
     if log is None:
         return
-    summary, removed, kept = _summary(remarks, mode, verify, seconds)
     if log.isEnabledFor(logging.DEBUG):
         for remark in remarks:
             log.debug("%s", remark)
+        if not remarks:
+            log.debug("declone (%s): the graph has no clones", mode)
     if remarks and log.isEnabledFor(logging.INFO):
-        log.info("%s", summary)
-    elif not remarks:
-        log.debug("declone (%s): the graph has no clones", mode)
+        log.info("%s", _summary(remarks, mode, verify, seconds))
 
     def payload():
+        removed, kept = _counts(remarks)
         return json.dumps({"mode": mode, "verify": verify, "donated_input_ids": list(donated),
                            "clones": len(remarks), "removed": removed, "kept": kept,
                            "seconds": seconds,
                            "remarks": [json.loads(remark.json()) for remark in remarks]},
                           indent=1)
 
-    try:
-        from torch._logging import trace_structured
-    except ImportError:
+    traced = _trace_structured()
+    if traced is None:
         return
-    metadata = lambda: {"name": ARTIFACT, "encoding": "json"}  # noqa: E731
-    try:
-        # A pass run outside a compile has no compile id; torch would record the call's stack
-        # to explain its absence, which says nothing here.
-        trace_structured("artifact", metadata_fn=metadata, payload_fn=payload,
-                         expect_trace_id=False)
-    except TypeError:  # a torch 2.x from before expect_trace_id
-        trace_structured("artifact", metadata_fn=metadata, payload_fn=payload)
+    trace_structured, takes_expect_trace_id = traced
+    # Called every time: it checks whether TORCH_TRACE is on before it calls payload(). A pass
+    # run outside a compile has no compile id, and torch would record the call's stack to
+    # explain its absence, which says nothing here.
+    options = {"expect_trace_id": False} if takes_expect_trace_id else {}
+    trace_structured("artifact", metadata_fn=lambda: {"name": ARTIFACT, "encoding": "json"},
+                     payload_fn=payload, **options)
 
 
 # --- cache hits ------------------------------------------------------------------------------
