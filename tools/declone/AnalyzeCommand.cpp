@@ -211,7 +211,10 @@ int runAnalyze(std::span<const std::string_view> args) {
   ArgumentParser parser("analyze",
                         "Show, for every clone, its source, both storages, their layouts, the\n"
                         "reads and writes after the clone, and the decision the pass makes.");
-  parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
+  parser.positional("FILE|-",
+                    "graph text to read ('-' for standard input), or one graph of a\n"
+                    "                          TORCH_TRACE or TORCH_LOGS log: LOG#NAME[:LINE]",
+                    &inputs, 1, 1);
   flags.addTo(parser);
   parser.option("--dot", "OUT.dot",
                 "also write the graph to OUT.dot for Graphviz, clones coloured by decision", &dot);

@@ -58,7 +58,10 @@ int runOpt(std::span<const std::string_view> args) {
   CloneFlags flags;
   ArgumentParser parser("opt", "Remove redundant aten.clone nodes and write the optimized graph.\n"
                                "Remarks and statistics go to standard error.");
-  parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
+  parser.positional("FILE|-",
+                    "graph text to read ('-' for standard input), or one graph of a\n"
+                    "                          TORCH_TRACE or TORCH_LOGS log: LOG#NAME[:LINE]",
+                    &inputs, 1, 1);
   parser.option("-o|--output", "OUT", "write the graph to OUT instead of standard output", &output);
   flags.addTo(parser);
   parser.optionalValue("--remarks", "text|json", "report every clone decision (default: text)",

@@ -14,7 +14,10 @@ int runPrint(std::span<const std::string_view> args) {
   std::vector<std::string> inputs;
   std::string output;
   ArgumentParser parser("print", "Parse an FX graph dump and write it back in canonical form.");
-  parser.positional("FILE|-", "graph text to read ('-' for standard input)", &inputs, 1, 1);
+  parser.positional("FILE|-",
+                    "graph text to read ('-' for standard input), or one graph of a\n"
+                    "                          TORCH_TRACE or TORCH_LOGS log: LOG#NAME[:LINE]",
+                    &inputs, 1, 1);
   parser.option("-o|--output", "OUT", "write to OUT instead of standard output", &output);
   bool annotate = false, assumeDense = false, fakeTensor = false;
   parser.flag("--annotate",
