@@ -13,10 +13,36 @@ std::string_view FxImporter::saveRepr(Context& context, py::handle value) {
   return context.save(utf8(py::repr(value)));
 }
 
+namespace {
+
+/// PyTorch prints the anonymous alias set of `Tensor!` as `Tensor($0! -> )`, which is no schema
+/// text: written back as the `!` it was (as `python -m declone schemas` writes it).
+std::string withAnonymousWrites(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text.substr(i, 2) == "($") {
+      size_t end = i + 2;
+      while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+        ++end;
+      if (end > i + 2 && text.substr(end, 6) == "! -> )") {
+        out += '!';
+        i = end + 6;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+} // namespace
+
 void FxImporter::learnSchema(py::handle op) {
   if (!isInstance(op, types_.opTypes) || !py::hasattr(op, schemaName_))
     return;
-  Result<OpSchema> schema = parseSchema(utf8(py::str(getattr(op, schemaName_))));
+  Result<OpSchema> schema =
+      parseSchema(withAnonymousWrites(utf8(py::str(getattr(op, schemaName_)))));
   // A schema declone's parser cannot read leaves the op unknown, which is conservative.
   if (!schema.ok() || schema->opNamespace.empty())
     return;

@@ -290,3 +290,19 @@ def test_a_torch_compile_graph_gets_its_clones_decided_too(modules, cli, tmp_pat
     after = remarks_of(run_cli(cli, "opt", dump, "--schemas", schemas, "--remarks").stderr)
     assert [(node, decision) for node, decision, _ in after] == [("clone", "removed"),
                                                                 ("clone_1", "removed")]
+
+
+def test_the_live_pass_reads_a_tensor_bang_schema_too(modules):
+    # The live importer parses each op's printed schema as well: `Tensor($0! -> )` read as
+    # `Tensor!`, the op's write is known, and the clone is kept for what the write does rather
+    # than for an op it cannot read.
+    ops = _registered_here(modules, "library")
+
+    def f(x):
+        a = x * 2
+        c = a.clone()
+        ops.bang(a)                     # writes the clone's source after the clone
+        return c + 1
+
+    (remark,) = declone.fx.eliminate_clones(trace(f, torch.randn(3)).graph)
+    assert (remark.decision, remark.reason) == ("kept", "clone-read-after-source-write"), remark
