@@ -271,26 +271,13 @@ std::string formatReportJson(const Report& report, const TableOptions& options) 
     appendJsonString(row.name, out);
     out += ", \"file\": ";
     appendJsonString(row.file, out);
-    for (auto [key, value] : {std::pair{"record", &row.record}, std::pair{"stage", &row.stage},
-                              std::pair{"compile_id", &row.compileId}}) {
-      out += ", \"" + std::string(key) + "\": ";
-      if (value->empty())
-        out += "null";
-      else
-        appendJsonString(*value, out);
-    }
-    out += ", \"same_as\": ";
-    if (row.sameAs)
-      appendJsonString(*row.sameAs, out);
-    else
-      out += "null";
+    appendJsonField("record", row.record, out);
+    appendJsonField("stage", row.stage, out);
+    appendJsonField("compile_id", row.compileId, out);
+    appendJsonField("same_as", row.sameAs.value_or(""), out);
     out += ", ";
     appendStatsJson(row, out);
-    out += ", \"error\": ";
-    if (row.error)
-      appendJsonString(*row.error, out);
-    else
-      out += "null";
+    appendJsonField("error", row.error.value_or(""), out);
     out += "}";
   }
   out += shown ? "\n],\n" : "],\n";

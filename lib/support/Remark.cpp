@@ -54,26 +54,27 @@ void appendJsonString(std::string_view text, std::string& out) {
   out += '"';
 }
 
+void appendJsonField(std::string_view key, std::string_view value, std::string& out) {
+  out += ", \"";
+  out += key;
+  out += "\": ";
+  if (value.empty())
+    out += "null";
+  else
+    appendJsonString(value, out);
+}
+
 std::string Remark::formatJson() const {
   std::string out = "{\"node\": ";
   appendJsonString(node, out);
   out += ", \"line\": " + std::to_string(line);
   out += ", \"decision\": ";
   out += decision == Decision::Removed ? "\"removed\"" : "\"kept\"";
-  out += ", \"reason\": ";
-  if (reason)
-    appendJsonString(*reason, out);
-  else
-    out += "null";
+  appendJsonField("reason", reason.value_or(""), out);
   out += ", \"detail\": ";
   appendJsonString(detail, out);
-  for (auto [key, value] : {std::pair{"source", &source}, std::pair{"code", &code}}) {
-    out += ", \"" + std::string(key) + "\": ";
-    if (value->empty())
-      out += "null";
-    else
-      appendJsonString(*value, out);
-  }
+  appendJsonField("source", source, out);
+  appendJsonField("code", code, out);
   out += '}';
   return out;
 }

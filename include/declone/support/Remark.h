@@ -33,5 +33,7 @@ struct Remark {
 
 /// Appends `text` to `out` as a JSON string literal.
 void appendJsonString(std::string_view text, std::string& out);
+/// Appends `, "key": VALUE` to `out`: the string, or null when it is empty.
+void appendJsonField(std::string_view key, std::string_view value, std::string& out);
 
 } // namespace declone
