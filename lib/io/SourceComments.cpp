@@ -27,10 +27,13 @@ size_t locationEnd(std::string_view head) {
 
 std::optional<UserSource> parseFileComment(std::string_view line) {
   line = trim(line);
-  constexpr std::string_view kPrefix = "# File: ";
-  if (!line.starts_with(kPrefix))
+  // FX puts annotations before the location: `# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...`.
+  constexpr std::string_view kFile = "File: ";
+  size_t file = line.find(kFile);
+  if (!line.starts_with("#") || file == std::string_view::npos ||
+      (file != 2 && line[file - 1] != ' '))
     return std::nullopt;
-  line.remove_prefix(kPrefix.size());
+  line.remove_prefix(file + kFile.size());
   constexpr std::string_view kCode = ", code: ";
   size_t code = line.find(kCode);
   std::string_view head = line.substr(0, code);
@@ -48,16 +51,17 @@ SourceComments::SourceComments(std::string_view text) {
   forEachLine(text, [&](std::string_view line, uint32_t number) {
     std::string_view content = trim(line);
     int32_t next = current;
-    if (content.starts_with("# File: ")) {
-      if (std::optional<UserSource> source = parseFileComment(content)) {
-        sources_.push_back(std::move(*source));
-        next = static_cast<int32_t>(sources_.size() - 1);
-      }
-    } else if (content.starts_with("# No stacktrace found") || content.starts_with("class ") ||
-               content.starts_with("def forward")) {
+    bool fileComment = false;
+    if (content.starts_with("#") && content.find("No stacktrace found") != std::string_view::npos) {
+      next = -1;
+    } else if (std::optional<UserSource> source = parseFileComment(content)) {
+      sources_.push_back(std::move(*source));
+      next = static_cast<int32_t>(sources_.size() - 1);
+      fileComment = true;
+    } else if (content.starts_with("class ") || content.starts_with("def forward")) {
       next = -1;
     }
-    if (next != current || (next >= 0 && content.starts_with("# File: "))) {
+    if (next != current || fileComment) {
       changes_.push_back({number, next});
       current = next;
     }

@@ -49,15 +49,22 @@ void PayloadBuilder::add(std::string_view text, uint32_t lineNumber, uint32_t co
 
 void PayloadBuilder::finish(std::vector<TraceGraph>& out) {
   active_ = false;
+  // In an artifact of any kind, only a module's class starts a graph (not a `class` of
+  // user code); a graph record's payload is read from its first class on whatever it says.
+  auto starts = [&](std::string_view text) {
+    return startsClass(text) && (!mustHoldGraph_ || text.ends_with("(torch.nn.Module):"));
+  };
   size_t begin = 0;
-  while (begin < lines_.size() && !startsClass(lines_[begin].text))
+  while (begin < lines_.size() && !starts(lines_[begin].text))
     ++begin;
   size_t end = lines_.size();
   if (begin == lines_.size()) {
     if (mustHoldGraph_)
       return;
     begin = 0; // no class: kept whole, so that reading it says what is wrong
-  } else {
+  } else if (mustHoldGraph_) {
+    // An artifact's text may go on after the graph (fx_graph_runnable's load_args); a graph
+    // record's payload is all graph, and a damaged line in it must be read to be reported.
     for (size_t i = begin + 1; i < lines_.size(); ++i) {
       std::string_view text = lines_[i].text;
       if (!text.empty() && text[0] != ' ' && text[0] != '\t' && text[0] != '#' &&

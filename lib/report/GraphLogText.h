@@ -15,8 +15,8 @@ namespace declone {
 [[nodiscard]] std::optional<size_t> glogPrefixEnd(std::string_view line);
 
 /// Collects one record's payload lines and keeps the graph in them: from the first line that
-/// starts a `class` at column 0 up to the first later column-0 line that is neither a class, a
-/// comment nor blank (fx_graph_runnable's `def load_args`).
+/// starts a `class` at column 0 on; in an artifact, up to the first later column-0 line that is
+/// neither a class, a comment nor blank (fx_graph_runnable's `def load_args`).
 class PayloadBuilder {
 public:
   /// `mustHoldGraph`: a payload without a class is no graph (artifacts of every kind share the

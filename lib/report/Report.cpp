@@ -229,7 +229,7 @@ std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
   auto same = [](const Error& error) { return error; };
   if (!name.ends_with(".log") && !looksLikeGraphLog(text)) {
     DumpStats row = reportGraphText(std::string(name), name, text, options, same);
-    row.stage = stageOfFileName(name);
+    row.stage = row.graphKey = stageOfFileName(name);
     return {std::move(row)};
   }
 
@@ -251,7 +251,9 @@ std::vector<DumpStats> reportText(std::string_view name, std::string_view text,
     DumpStats row = reportGraphText(graph.displayName(name), name, graph.payload, options,
                                     [&](const Error& error) { return graph.toLogPosition(error); });
     row.record = graph.key + ":" + std::to_string(graph.line);
-    row.stage = graph.key;
+    row.graphKey = graph.key;
+    // vLLM's graph_dump.NAME records are pieces of one stage.
+    row.stage = graph.key.starts_with("graph_dump.") ? "graph_dump" : graph.key;
     row.compileId = graph.compileId;
     rows.push_back(std::move(row));
   }
@@ -309,24 +311,22 @@ std::vector<DumpStats> reportFileOrOutOfMemory(const std::string& path,
 
 /// The totals: each distinct graph text once overall and once per stage.
 void sumReport(Report& report) {
-  std::map<size_t, std::string> firstWithText;
-  std::set<std::pair<std::string, size_t>> inStage;
+  std::map<std::pair<std::string, size_t>, std::string> firstOfGraph;
   std::set<std::string> stages;
   for (DumpStats& row : report.rows) {
-    if (row.textHash) {
-      auto [first, isNew] = firstWithText.emplace(row.textHash, row.name);
+    if (row.textHash && !row.graphKey.empty() && !row.error) {
+      auto [first, isNew] = firstOfGraph.emplace(std::pair(row.graphKey, row.textHash), row.name);
       if (!isNew) {
         row.sameAs = first->second;
         ++report.duplicates;
       }
     }
-    if (!row.sameAs)
-      report.total += row;
+    if (row.sameAs)
+      continue;
+    report.total += row;
     if (row.stage.empty() || row.error)
       continue;
     stages.insert(row.stage);
-    if (!inStage.emplace(row.stage, row.textHash).second)
-      continue;
     auto stage = std::find_if(report.stages.begin(), report.stages.end(),
                               [&](const DumpStats& each) { return each.name == row.stage; });
     if (stage == report.stages.end()) {

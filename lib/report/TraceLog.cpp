@@ -92,7 +92,10 @@ bool looksLikeGraphLog(std::string_view text) {
 }
 
 Result<TraceLog> splitGraphLog(std::string_view text) {
-  return looksLikeTraceLog(text) ? splitTraceLog(text) : splitTorchLogs(text);
+  // A TORCH_TRACE log cut at the front starts with payload: only TORCH_LOGS' own lines say it
+  // is the other kind.
+  return !looksLikeTraceLog(text) && looksLikeTorchLogs(text) ? splitTorchLogs(text)
+                                                              : splitTraceLog(text);
 }
 
 std::string TraceGraph::displayName(std::string_view logName) const {
@@ -100,8 +103,8 @@ std::string TraceGraph::displayName(std::string_view logName) const {
 }
 
 bool TraceGraph::holdsLine(uint32_t logLine) const {
-  return logLine == line || (!payloadLines.empty() && logLine >= payloadLines.front() &&
-                             logLine <= payloadLines.back());
+  return logLine == line ||
+         (!payloadLines.empty() && logLine >= line && logLine <= payloadLines.back());
 }
 
 uint32_t TraceGraph::logLine(uint32_t payloadLine) const {

@@ -195,11 +195,7 @@ def test_ctrl_c_in_report_prints_the_table_of_what_finished(cli, tmp_path):
     done = sum(1 for line in lines if line.startswith("graph"))
     assert 0 < done < files
     count = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
-    # The links hold one graph: every finished row after the first repeats it.
-    repeats = f"; {count(done - 1, 'row')} repeating an earlier graph, counted once" \
-        if done > 1 else ""
-    assert lines[-1] == (f"{count(done, 'file')}{repeats}; interrupted: "
-                         f"{count(files - done, 'file')} not run")
+    assert lines[-1] == f"{count(done, 'file')}; interrupted: {count(files - done, 'file')} not run"
 
 
 def test_report_heading_names_the_folder_whatever_the_row_count(cli, tmp_path):

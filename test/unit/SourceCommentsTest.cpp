@@ -18,26 +18,32 @@ TEST(SourceComments, BothPrintedForms) {
   ASSERT_TRUE(old);
   EXPECT_EQ(old->location, "C:/my models/in out.py:12");
   EXPECT_EQ(old->code, "return x.clone()");
+  std::optional<UserSource> annotated = parseFileComment(
+      "# ac_graph_id: 2 - PREFER_RECOMPUTE File: /m.py:4 in f, code: b = a.clone()");
+  ASSERT_TRUE(annotated);
+  EXPECT_EQ(annotated->location, "/m.py:4");
   EXPECT_FALSE(parseFileComment("# File: no line number here"));
+  EXPECT_FALSE(parseFileComment("# MyFile: /m.py:4"));
   EXPECT_FALSE(parseFileComment("x = y  # File: /a.py:1"));
 }
 
 TEST(SourceComments, NodesTakeTheCommentAboveThemUntilTheTraceEnds) {
-  constexpr std::string_view kText = "class GraphModule(torch.nn.Module):\n"               // 1
-                                     "    def forward(self, x):\n"                         // 2
-                                     "        a = x.relu()\n"                              // 3
-                                     "        # File: /m.py:5 in forward, code: b\n"       // 4
-                                     "        b = a.clone()\n"                             // 5
-                                     "\n"                                                  // 6
-                                     "        c = b.clone()\n"                             // 7
-                                     "        # No stacktrace found for following nodes\n" // 8
-                                     "        d = c.clone()\n"                             // 9
-                                     "        # File: /m.py:9 in forward, code: e\n"       // 10
-                                     "        e = d.clone()\n"                             // 11
-                                     "        return (e,)\n"                               // 12
-                                     "class Other(torch.nn.Module):\n"                     // 13
-                                     "    def forward(self, y):\n"                         // 14
-                                     "        f = y.clone()\n";                            // 15
+  constexpr std::string_view kText =
+      "class GraphModule(torch.nn.Module):\n"                              // 1
+      "    def forward(self, x):\n"                                        // 2
+      "        a = x.relu()\n"                                             // 3
+      "        # File: /m.py:5 in forward, code: b\n"                      // 4
+      "        b = a.clone()\n"                                            // 5
+      "\n"                                                                 // 6
+      "        c = b.clone()\n"                                            // 7
+      "        # recompute: ... No stacktrace found for following nodes\n" // 8
+      "        d = c.clone()\n"                                            // 9
+      "        # File: /m.py:9 in forward, code: e\n"                      // 10
+      "        e = d.clone()\n"                                            // 11
+      "        return (e,)\n"                                              // 12
+      "class Other(torch.nn.Module):\n"                                    // 13
+      "    def forward(self, y):\n"                                        // 14
+      "        f = y.clone()\n";                                           // 15
   SourceComments sources(kText);
   EXPECT_EQ(sources.at(3), nullptr);
   ASSERT_NE(sources.at(5), nullptr);

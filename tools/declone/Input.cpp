@@ -201,8 +201,7 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
   }
   if (where)
     *where = {displayName(path), {}};
-  if (logName &&
-      (!logName->key.empty() || looksLikeGraphLog(*text) || logName->log.ends_with(".log"))) {
+  if (logName && (!logName->key.empty() || looksLikeGraphLog(*text))) {
     // One graph of a TORCH_TRACE or TORCH_LOGS log: its payload is the text; errors point
     // into the log.
     Result<TraceLog> log = splitGraphLog(*text);

@@ -19,7 +19,8 @@ struct UserSource {
 };
 
 /// Parses `# File: PATH:LINE in FUNC, code: CODE` (torch 2.x) and `# File: PATH:LINE, code: CODE`
-/// (torch 1.13); `line` may be indented. nullopt for other lines.
+/// (torch 1.13), also behind FX's annotations (`# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...`);
+/// `line` may be indented. nullopt for other lines.
 [[nodiscard]] std::optional<UserSource> parseFileComment(std::string_view line);
 
 /// Which source line each line of a graph text comes from. FX prints a `# File:` comment before

@@ -26,10 +26,15 @@ struct DumpStats {
   /// unknown.
   std::string stage;
   std::string compileId; ///< "0/0" when the log says
-  /// Hash of the graph text (0: none read): one graph in several places (a tlparse folder's
-  /// raw.log and the file it extracted, a pass that changed nothing) counts once in a total.
+  /// What the graph is a copy of: the record's key (`graph_dump.vllm_submod_2`), or the stage a
+  /// file name gives; empty when unknown.
+  std::string graphKey;
+  /// Hash of the graph text (0: none read). One graph in several places (a tlparse folder's
+  /// raw.log and the file it extracted) counts once in a total:
+  /// the same text under the same graphKey. Files without one, and different records (vLLM's
+  /// pieces of one model are separate graphs, however alike), count apart.
   size_t textHash = 0;
-  /// The earlier row with the same graph text, which the totals count instead of this one.
+  /// The earlier row with the same graph, which the totals count instead of this one.
   std::optional<std::string> sameAs;
   size_t graphs = 0; ///< top-level graph modules
   size_t nodes = 0;  ///< nodes of every graph and subgraph, before the pass

@@ -19,7 +19,6 @@ struct TraceGraph {
   /// records, or a TORCH_LOGS artifact ("post_grad_graphs", "aot_graphs", "graph_code").
   std::string key;
   uint32_t line = 0;     ///< 1-based line of the record in the log
-  std::string title;     ///< TORCH_LOGS' `===== AFTER POST GRAD =====` title, or empty
   std::string compileId; ///< "0/0" (frame/compile, `_attempt` when not 0), or empty
   std::string payload;   ///< the graph text, without the log's prefixes
   /// Log line of each payload line, so that an error in the payload points into the log.
@@ -30,7 +29,7 @@ struct TraceGraph {
 
   /// `LOG#KEY:LINE`, the name a report gives this graph. Any line of the record addresses it.
   [[nodiscard]] std::string displayName(std::string_view logName) const;
-  /// Whether `LOG#KEY:logLine` names this graph: the record's line or one of its payload's.
+  /// Whether `LOG#KEY:logLine` names this graph: a line from the record's to its graph's last.
   [[nodiscard]] bool holdsLine(uint32_t logLine) const;
   /// The log line of payload line `line` (0 when it has none).
   [[nodiscard]] uint32_t logLine(uint32_t line) const;

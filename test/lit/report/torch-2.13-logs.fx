@@ -8,20 +8,31 @@
 #
 # Every graph-bearing record reads: top-level keys (dynamo_output_graph, aot_inference_graph) and
 # artifacts (the post-grad graph, the before/after records of the passes, fx_graph_runnable's
-# Repro class); a graph repeated verbatim counts once in the total, and each stage has a line.
+# Repro class); each stage has a line.
 # RUN: %declone report %S/Inputs/torch-2.13-trace.log -q | %FileCheck %s --check-prefix=TRACE
 # TRACE: {{^}}torch-2.13-trace.log#dynamo_output_graph:8 1 12 0
 # TRACE-NEXT: {{^}}torch-2.13-trace.log#before_pre_grad_graph:38 1 12 0
-# TRACE-NEXT: {{^}}torch-2.13-trace.log#after_pre_grad_graph:68 1 12 0 {{.*}} (the graph of torch-2.13-trace.log#before_pre_grad_graph:38)
+# TRACE-NEXT: {{^}}torch-2.13-trace.log#after_pre_grad_graph:68 1 12 0
 # TRACE-NEXT: {{^}}torch-2.13-trace.log#aot_inference_graph:164 1 16 2 0 2
 # TRACE-NEXT: {{^}}torch-2.13-trace.log#before_joint_graph:266 1 16 2 0 2
-# TRACE-NEXT: {{^}}torch-2.13-trace.log#after_joint_graph:294 1 16 2 0 2 {{.*}} (the graph of
+# TRACE-NEXT: {{^}}torch-2.13-trace.log#after_joint_graph:294 1 16 2 0 2
 # TRACE-NEXT: {{^}}torch-2.13-trace.log#fx_graph_runnable:322 1 16 2 0 2
 # TRACE-NEXT: {{^}}torch-2.13-trace.log#before_post_grad_graph:414 1 16 2 0 2
 # TRACE-NEXT: {{^}}torch-2.13-trace.log#inductor_post_grad_graph:442 1 15 2 0 2
-# TRACE: {{^}}total 7 103 10 0 10
+# TRACE: {{^}}total 9 131 12 0 12
 # TRACE: {{^}}stage inductor_post_grad_graph 1 15 2 0 2
-# TRACE: {{^1 file, 9 rows; 2 rows repeating an earlier graph, counted once; a clone lives on}}
+# TRACE: {{^1 file, 9 rows; a clone lives on from stage to stage: each stage's line counts it once$}}
+#
+# tlparse's output folder: raw.log beside the graphs it extracted. The same graph under the same
+# record key counts once.
+# RUN: rm -rf %t.tl && mkdir -p %t.tl/-_0_0_0 && cp %S/Inputs/torch-2.13-trace.log %t.tl/raw.log
+# RUN: %declone print '%S/Inputs/torch-2.13-trace.log#inductor_post_grad_graph' > %t.tl/-_0_0_0/inductor_post_grad_graph_12.txt
+# RUN: %declone report %t.tl -q | %FileCheck %s --check-prefix=TLPARSE
+# TLPARSE: {{^}}-_0_0_0/inductor_post_grad_graph_12.txt 1 15 2 0 2
+# TLPARSE: {{^}}raw.log#inductor_post_grad_graph:442 1 15 2 0 2 {{.*}} (the graph of -_0_0_0/inductor_post_grad_graph_12.txt)
+# TLPARSE: {{^}}total 9 131 12 0 12
+# TLPARSE: {{^}}stage inductor_post_grad_graph 1 15 2 0 2
+# TLPARSE: {{^2 files, 10 rows; 1 row repeating an earlier graph, counted once; a clone lives on}}
 #
 # JSON rows name the file, the record and the compilation.
 # RUN: %declone report %S/Inputs/torch-2.13-trace.log -q --json | %FileCheck %s --check-prefix=JSON

@@ -10,7 +10,7 @@
 # CHECK-NEXT: {{^}}total 3 17 4 2 2 1 1 2.0 KiB
 # CHECK-NEXT: {{^}}stage aot_forward_graph 1 8 2 1 1 1 0 48 B
 # CHECK-NEXT: {{^}}stage inductor_post_grad_graph 1 5 1 0 1 0 1 0 B
-# CHECK-NEXT: {{^}}stage graph_dump.vllm_submod_0 1 4 1 1 0 0 0 2.0 KiB
+# CHECK-NEXT: {{^}}stage graph_dump 1 4 1 1 0 0 0 2.0 KiB
 # CHECK-NEXT: {{^1 file, 3 rows; a clone lives on from stage to stage: each stage's line counts it once$}}
 
 # A damaged log: a payload cut short and a line that is not a record. The good graphs are still
