@@ -253,7 +253,7 @@ int runAnalyze(std::span<const std::string_view> args) {
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], &text, &where);
   if (!file)
     return kBadInput;
-  warnMisspelledOps(*file, flags.schemas(), displayName(inputs[0]));
+  warnMisspelledOps(*file, flags.schemas(), where);
   if (checkOnly)
     return checkFileAnnotations(*file, flags, displayName(inputs[0]));
   std::string out;

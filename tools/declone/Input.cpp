@@ -189,6 +189,21 @@ void InputLocation::locate(std::span<Remark> remarks, std::string_view graphText
         remark.line >= 1 && remark.line <= logLines.size() ? logLines[remark.line - 1] : 0;
 }
 
+Error InputLocation::toInput(Error error) const {
+  if (logLines.empty())
+    return error;
+  // The caret would need the log's line; the position alone says where.
+  error.sourceLine = {};
+  if (error.line >= 1 && error.line <= logLines.size()) {
+    if (error.column != 0 && error.line <= logColumns.size())
+      error.column += logColumns[error.line - 1];
+    error.line = logLines[error.line - 1];
+  } else {
+    error.line = error.column = 0;
+  }
+  return error;
+}
+
 std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* contents,
                                          InputLocation* where) {
   gCurrentInput = displayName(path);
@@ -200,7 +215,7 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
     return nullptr;
   }
   if (where)
-    *where = {displayName(path), {}};
+    *where = {displayName(path), displayName(path), {}, {}};
   if (logName && (!logName->key.empty() || looksLikeGraphLog(*text))) {
     // One graph of a TORCH_TRACE or TORCH_LOGS log: its payload is the text; errors point
     // into the log.
@@ -215,7 +230,8 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
     if (contents)
       *contents = payload;
     if (where)
-      *where = {displayName(logName->log) + "#" + (*graph)->key, (*graph)->payloadLines};
+      *where = {displayName(logName->log) + "#" + (*graph)->key, displayName(logName->log),
+                (*graph)->payloadLines, (*graph)->payloadColumns};
     Result<std::unique_ptr<GraphFile>> file = readOwnedGraphFile(std::move(payload));
     if (!file.ok()) {
       Error error = (*graph)->toLogPosition(file.error());
@@ -260,8 +276,8 @@ namespace {
 /// Finds each misspelled op's first use; `packets` is filled on the first unknown op.
 class OpSpellingCheck {
 public:
-  OpSpellingCheck(const GraphFile& file, const SchemaRegistry& schemas, std::string_view name)
-      : file_(file), schemas_(schemas), name_(name) {}
+  OpSpellingCheck(const GraphFile& file, const SchemaRegistry& schemas, const InputLocation& where)
+      : file_(file), schemas_(schemas), where_(where) {}
 
   void check(const GraphModule& module) {
     for (const Node* node : module.graph)
@@ -312,12 +328,12 @@ private:
       warning.column = static_cast<uint32_t>(at + 1);
       warning.sourceLine = line;
     }
-    reportDiagnostic(name_, warning, Severity::Warning);
+    reportDiagnostic(where_.file, where_.toInput(warning), Severity::Warning);
   }
 
   const GraphFile& file_;
   const SchemaRegistry& schemas_;
-  std::string_view name_;
+  const InputLocation& where_;
   std::unordered_set<const Target*> seen_;
   std::vector<std::string> packets_;
 };
@@ -325,8 +341,8 @@ private:
 } // namespace
 
 void warnMisspelledOps(const GraphFile& file, const SchemaRegistry& schemas,
-                       std::string_view name) {
-  OpSpellingCheck check(file, schemas, name);
+                       const InputLocation& where) {
+  OpSpellingCheck check(file, schemas, where);
   for (const auto& module : file.modules)
     check.check(*module);
 }

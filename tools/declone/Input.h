@@ -49,13 +49,18 @@ void addInputSizeFlag(ArgumentParser& parser, std::string* out);
 struct InputLocation {
   /// What remarks call the graph's file: its display name, or `LOG#KEY` for a graph of a log.
   std::string name;
-  /// The log line of each graph line; empty when the graph is the whole file.
-  std::vector<uint32_t> logLines;
+  /// The file diagnostics name (the log itself for a graph of a log).
+  std::string file;
+  /// The log line of each graph line, and the columns before its text; empty when the graph is
+  /// the whole file.
+  std::vector<uint32_t> logLines, logColumns;
 
   /// Gives remarks on the graph read from `graphText` their user source (the `# File:`
   /// comments) and moves their lines to the input's: `LOG#KEY:LINE` is then a line of the log,
   /// which addresses the same graph again.
   void locate(std::span<Remark> remarks, std::string_view graphText) const;
+  /// A diagnostic located in the graph text, moved to the input's line and column.
+  [[nodiscard]] Error toInput(Error error) const;
 };
 
 /// Reads and parses a graph file, or one graph of a TORCH_TRACE or TORCH_LOGS log (`LOG#KEY`,
@@ -67,7 +72,8 @@ loadGraphFile(std::string_view path, std::string* text = nullptr, InputLocation*
 /// Warns about each op that has no schema in `schemas` and looks like a misspelling of one that
 /// has (`aten.clon.default`: did you mean `aten.clone.default`?), once per op, at its first use.
 /// Without a schema its effects are unknown, so the clones it touches are kept.
-void warnMisspelledOps(const GraphFile& file, const SchemaRegistry& schemas, std::string_view name);
+void warnMisspelledOps(const GraphFile& file, const SchemaRegistry& schemas,
+                       const InputLocation& where);
 /// Prints the file to OUT (stdout for "" or "-"); returns the exit status.
 [[nodiscard]] int writeGraph(std::string_view path, const GraphFile& file);
 /// `--dot OUT`: parses `text` again (the graph as read, before any rewrite) and writes it to OUT

@@ -97,7 +97,7 @@ int runOpt(std::span<const std::string_view> args) {
   std::unique_ptr<GraphFile> file = loadGraphFile(inputs[0], keepText ? &text : nullptr, &where);
   if (!file)
     return kBadInput;
-  warnMisspelledOps(*file, flags.schemas(), displayName(inputs[0]));
+  warnMisspelledOps(*file, flags.schemas(), where);
   std::vector<std::vector<bool>> donations;
 
   CloneEliminationResult total;

@@ -38,5 +38,9 @@
 # The banner line of a TORCH_LOGS graph names it too.
 # RUN: %declone print '%S/Inputs/torch-2.13-torch-logs.txt#post_grad_graphs:65' | %FileCheck %s --check-prefix=BANNER
 # BANNER: class <lambda>(torch.nn.Module):
+# A warning about a graph of a log names the log's line and column, as its errors do.
+# RUN: sed 's/torch.ops.aten.addmm.default/torch.ops.aten.addmn.default/' %S/Inputs/torch-2.13-torch-logs.txt > %t.typo.txt
+# RUN: %declone opt '%t.typo.txt#post_grad_graphs' -o /dev/null 2>&1 | %FileCheck %s --check-prefix=TYPO
+# TYPO: typo.txt:71:132: warning: unknown op 'aten.addmn.default' (no schema); did you mean 'aten.addmm.default'?
 def forward(self, x):
     return (x,)
