@@ -87,8 +87,6 @@ size_t countNodes(const GraphModule& module) {
   return nodes;
 }
 
-/// One row for one graph text. `located` moves a parse error's position to where the text came
-/// from; `errorFile` is the file the error names.
 /// The stage in a file name tlparse gives an extracted graph: `inductor_post_grad_graph_12.txt`
 /// -> "inductor_post_grad_graph"; empty for other names.
 std::string stageOfFileName(std::string_view path) {
@@ -96,15 +94,11 @@ std::string stageOfFileName(std::string_view path) {
   size_t digits = stem.find_last_not_of("0123456789");
   if (digits != std::string::npos && digits + 1 < stem.size() && stem[digits] == '_')
     stem.resize(digits);
-  constexpr std::string_view kArtifactGraphs[] = {
-      "before_pre_grad_graph",  "after_pre_grad_graph",  "before_joint_graph", "after_joint_graph",
-      "before_post_grad_graph", "after_post_grad_graph", "fx_graph_runnable"};
-  bool known = isTraceGraphKey(stem) ||
-               std::find(std::begin(kArtifactGraphs), std::end(kArtifactGraphs), stem) !=
-                   std::end(kArtifactGraphs);
-  return known ? stem : std::string();
+  return isTraceGraphName(stem) ? stem : std::string();
 }
 
+/// One row for one graph text. `located` moves a parse error's position to where the text came
+/// from; `errorFile` is the file the error names.
 template <class Locate>
 DumpStats reportGraphText(std::string name, std::string_view errorFile, std::string_view text,
                           const CloneEliminationOptions& options, Locate&& located) {

@@ -4,6 +4,7 @@
 #include "GraphLogText.h"
 #include "declone/support/Lines.h"
 
+#include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 
@@ -70,10 +71,15 @@ std::optional<std::string> graphKeyOf(const nlohmann::json& record, bool* byPayl
 } // namespace
 
 bool isTraceGraphKey(std::string_view key) {
-  for (std::string_view graphKey : kGraphKeys)
-    if (graphKey == key)
-      return true;
-  return false;
+  return std::find(kGraphKeys.begin(), kGraphKeys.end(), key) != kGraphKeys.end();
+}
+
+bool isTraceGraphName(std::string_view name) {
+  constexpr std::array<std::string_view, 7> kArtifactGraphs = {
+      "before_pre_grad_graph",  "after_pre_grad_graph",  "before_joint_graph", "after_joint_graph",
+      "before_post_grad_graph", "after_post_grad_graph", "fx_graph_runnable"};
+  return isTraceGraphKey(name) ||
+         std::find(kArtifactGraphs.begin(), kArtifactGraphs.end(), name) != kArtifactGraphs.end();
 }
 
 bool looksLikeTraceLog(std::string_view text) {

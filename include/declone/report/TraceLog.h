@@ -50,6 +50,10 @@ struct TraceLog {
 /// The TORCH_TRACE record keys whose payload is an FX graph (beside `artifact` records, whose
 /// payload is looked at).
 [[nodiscard]] bool isTraceGraphKey(std::string_view key);
+/// isTraceGraphKey, or the name of an artifact torch 2.13 logs a graph under
+/// (`inductor_post_grad_graph`, `before_joint_graph`, `fx_graph_runnable`, ...). The log reader
+/// finds artifact graphs by their payload; tlparse names the files it extracts by these names.
+[[nodiscard]] bool isTraceGraphName(std::string_view name);
 
 /// Whether the first non-blank line of `text` is a structured trace record.
 [[nodiscard]] bool looksLikeTraceLog(std::string_view text);
