@@ -285,6 +285,8 @@ CloneEliminationResult eliminateClones(GraphModule& module,
   } else {
     total = eliminateClones(module.graph, options);
   }
+  if (!options.includeSubgraphs)
+    return total;
   CloneEliminationOptions nested = options;
   nested.donated.clear(); // a subgraph's inputs belong to its caller
   for (auto& child : module.children) {
@@ -292,6 +294,7 @@ CloneEliminationResult eliminateClones(GraphModule& module,
     total.changed = total.changed || result.changed;
     total.stats += result.stats;
     std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
+    std::move(result.facts.begin(), result.facts.end(), std::back_inserter(total.facts));
   }
   return total;
 }

@@ -2,6 +2,7 @@
 // and recording a decision (remark, statistics, rewrite).
 #pragma once
 
+#include "declone/analysis/AliasAnalysis.h"
 #include "declone/analysis/LayoutAnalysis.h"
 #include "declone/transforms/CloneElimination.h"
 
@@ -31,6 +32,32 @@ struct LayoutVerdict {
                                            const Layout* sourceLayout, bool comparePresentOnly,
                                            bool wantDetail);
 
+/// What DecisionFacts says of one storage: the analysis's, or one merged by removals.
+struct StorageFacts {
+  AliasAnalysis::StorageId id = AliasAnalysis::kNoStorage;
+  const Node* root = nullptr;
+  bool graphInput = false;
+  bool donated = false;
+  bool attribute = false;
+  bool returned = false;
+  const Node* unknownToucher = nullptr;
+};
+/// The storage as the analysis records it (`id` must be recorded, or kNoStorage).
+[[nodiscard]] StorageFacts storageFacts(const AliasAnalysis& alias, AliasAnalysis::StorageId id);
+/// `#3, created by arg0_1, a graph input (not donated)`, or `none (not a tensor)`.
+[[nodiscard]] std::string storageText(const StorageFacts& storage);
+/// `written by add_ (line 7) (as clone)`.
+[[nodiscard]] std::string accessText(const AliasAnalysis::Event& event);
+/// The layout of `value` as `formatLayout` prints it; printed strides that inference from the
+/// inputs would not give are followed by what it gives (a stale annotation shows up there).
+[[nodiscard]] std::string layoutText(const SymContext& sym, const LayoutAnalysis& layouts,
+                                     const Node* value);
+
+/// The facts of a decision about `clone` from analyses of the graph as it was given (the vllm
+/// modes decide without storages; these show what the safe mode would see).
+[[nodiscard]] DecisionFacts unmergedFacts(const SymContext& sym, const LayoutAnalysis& layouts,
+                                          const AliasAnalysis& alias, const Node* clone);
+
 /// Carries out the pass's decisions: removes clones from the graph, and records a remark and
 /// the statistics for every decision, kept or removed.
 class CloneRewriter {
@@ -58,6 +85,8 @@ public:
   }
   /// Replaces the clone by its source everywhere and erases it.
   void remove(Node* clone, Node* source, std::string detail = {});
+  /// Records the facts of the decision about to be made (keep() or remove() follows).
+  void recordFacts(DecisionFacts facts) { result_.facts.push_back(std::move(facts)); }
 
 private:
   [[nodiscard]] std::string withSource(std::string detail) const;

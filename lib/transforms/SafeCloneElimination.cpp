@@ -43,6 +43,22 @@ public:
     return a;
   }
 
+  /// Calls `visit` with every event at or after `position`, in order of position.
+  template <class Visit> void forEachFrom(uint32_t position, Visit&& visit) const {
+    auto base = std::lower_bound(base_.begin(), base_.end(), position,
+                                 [](const Event& e, uint32_t at) { return e.position < at; });
+    if (!extra_) {
+      std::for_each(base, base_.end(), visit);
+      return;
+    }
+    std::vector<Event> merged(base, base_.end());
+    merged.insert(merged.end(),
+                  extra_->lower_bound(Event{position, Event::Kind::Read, nullptr, nullptr}),
+                  extra_->end());
+    std::stable_sort(merged.begin(), merged.end(), ByPosition());
+    std::for_each(merged.begin(), merged.end(), visit);
+  }
+
   void absorb(EventSet&& other) {
     if (other.size() > size())
       std::swap(*this, other);
@@ -71,6 +87,8 @@ struct StorageState {
   const Node* unknownToucher = nullptr;
   bool observedByCaller = false; ///< a graph input that is not donated, or module state
   bool graphInput = false;
+  bool donated = false;   ///< every graph input in it is donated
+  bool attribute = false; ///< module state
   bool returned = false;
 };
 
@@ -134,9 +152,12 @@ private:
                  CloneEliminationResult& result)
       : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
         effects_(graph, schemas, scan.references, subgraphs),
-        alias_(graph, effects_, options.donated, clonesAndSources(atenClones_, numCandidates_)),
+        // Facts number storages over the whole graph, as a user reading them expects.
+        alias_(options.collectFacts ? AliasAnalysis(graph, effects_, options.donated)
+                                    : AliasAnalysis(graph, effects_, options.donated,
+                                                    clonesAndSources(atenClones_, numCandidates_))),
         layouts_(graph, effects_, atenClones_, options.layout),
-        rewriter_(graph, result, options.collectRemarks) {
+        rewriter_(graph, result, options.collectRemarks), collectFacts_(options.collectFacts) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -185,6 +206,8 @@ private:
     state.unknownToucher = info.unknownToucher;
     state.observedByCaller = alias_.isObservedByCaller(id);
     state.graphInput = info.graphInput;
+    state.donated = info.donated;
+    state.attribute = info.attribute;
     state.returned = info.returned;
     return state;
   }
@@ -194,6 +217,9 @@ private:
   }
 
   void decide(Node* clone);
+  /// The facts decide() is about to rest on, from the storages as merged so far.
+  DecisionFacts facts(const Node* clone);
+  StorageFacts mergedStorage(const Node* value);
   void mergeInto(StorageId source, StorageId clone);
   static const Event* firstAtOrAfter(const StorageState& state, uint32_t position, bool writesOnly);
   std::string describeEvent(const Event& event) const;
@@ -211,7 +237,49 @@ private:
   std::vector<Event> writes_;        ///< what the states' write sets view
   std::vector<StorageState> states_; ///< of root storages, in order of first use
   std::vector<uint32_t> link_;       ///< by storage: see kHasState
+  bool collectFacts_;
 };
+
+StorageFacts SafeEliminator::mergedStorage(const Node* value) {
+  StorageId id = storage(value);
+  StorageFacts facts;
+  facts.id = id;
+  if (id == AliasAnalysis::kNoStorage)
+    return facts;
+  const StorageState& merged = state(id);
+  facts.root = alias_.info(id).root;
+  facts.graphInput = merged.graphInput;
+  facts.donated = merged.donated;
+  facts.attribute = merged.attribute;
+  facts.returned = merged.returned;
+  facts.unknownToucher = merged.unknownToucher;
+  return facts;
+}
+
+DecisionFacts SafeEliminator::facts(const Node* clone) {
+  DecisionFacts facts;
+  if (clone->args().empty() || !clone->args()[0].isNode()) {
+    facts.source = "none (the clone's input is not a node)";
+    return facts;
+  }
+  const Node* source = clone->args()[0].node();
+  const SymContext& sym = graph_.context().sym();
+  facts.source = describe(source);
+  facts.cloneLayout = layoutText(sym, layouts_, clone);
+  facts.sourceLayout = layoutText(sym, layouts_, source);
+  auto storageAndAccesses = [&](const Node* value, std::string& text,
+                                std::vector<std::string>& accesses) {
+    StorageFacts storage = mergedStorage(value);
+    text = storageText(storage);
+    if (storage.id != AliasAnalysis::kNoStorage)
+      state(storage.id).events.forEachFrom(clone->order() + 1, [&](const Event& event) {
+        accesses.push_back(accessText(event));
+      });
+  };
+  storageAndAccesses(clone, facts.cloneStorage, facts.cloneAccesses);
+  storageAndAccesses(source, facts.sourceStorage, facts.sourceAccesses);
+  return facts;
+}
 
 std::string SafeEliminator::schemalessProducer(const Node* value) const {
   // A few steps up the first-argument chain: getitem of a custom op's tuple, a view of it.
@@ -246,13 +314,19 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
   if (!into.unknownToucher)
     into.unknownToucher = from.unknownToucher;
   into.observedByCaller = into.observedByCaller || from.observedByCaller;
+  into.donated = into.graphInput && from.graphInput ? into.donated && from.donated
+                 : into.graphInput                  ? into.donated
+                                                    : from.donated;
   into.graphInput = into.graphInput || from.graphInput;
+  into.attribute = into.attribute || from.attribute;
   into.returned = into.returned || from.returned;
   // `clone` is no longer a root: no decision will look its state up again (absorb emptied it).
   link_[clone] = source;
 }
 
 void SafeEliminator::decide(Node* clone) {
+  if (collectFacts_)
+    rewriter_.recordFacts(facts(clone));
   // Details of kept clones are built only when remarks are collected (keepLazily).
   if (clone->args().empty())
     return rewriter_.keep(clone, KeepReason::UnknownEffects, "the clone has no positional input");

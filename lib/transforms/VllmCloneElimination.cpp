@@ -145,8 +145,13 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     node->forEachInput([&](Node* input) { lastUser[input->order()] = node; });
   auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
   rewriter.reserve(clones.size());
+  std::optional<AliasAnalysis> factsAlias;
+  if (options.collectFacts)
+    factsAlias.emplace(graph, effects, options.donated);
 
   for (Node* clone : clones) {
+    if (factsAlias)
+      rewriter.recordFacts(unmergedFacts(graph.context().sym(), layouts, *factsAlias, clone));
     if (clone->target()->overload.empty()) {
       rewriter.keep(clone, KeepReason::Unsupported,
                     "vLLM's pass matches aten.clone.default only, not the overload packet");

@@ -4,119 +4,17 @@
 #include "CloneFlags.h"
 #include "Commands.h"
 #include "Input.h"
-#include "declone/analysis/AliasAnalysis.h"
-#include "declone/analysis/LayoutAnalysis.h"
 #include "declone/support/Remark.h"
 #include "declone/transforms/AnnotateLayouts.h"
 
 #include <iostream>
-#include <map>
 
 namespace declone::cli {
 namespace {
 
-std::string nodeText(const Node* node) {
-  std::string text(node->name());
-  if (node->line() != 0)
-    text += " (line " + std::to_string(node->line()) + ")";
-  return text;
-}
-
-std::string storageText(const AliasAnalysis& alias, AliasAnalysis::StorageId id) {
-  if (id == AliasAnalysis::kNoStorage)
-    return "none (not a tensor)";
-  const AliasAnalysis::StorageInfo& info = alias.info(id);
-  std::string text = "#" + std::to_string(id) + ", created by " + std::string(info.root->name());
-  if (info.graphInput)
-    text += info.donated ? ", a donated graph input" : ", a graph input (not donated)";
-  if (info.attribute)
-    text += ", module state";
-  if (info.returned)
-    text += ", returned";
-  if (info.unknownToucher)
-    text += ", touched by " + nodeText(info.unknownToucher) + " which has no usable schema";
-  return text;
-}
-
-std::vector<std::string> eventsAfter(const AliasAnalysis& alias, AliasAnalysis::StorageId id,
-                                     uint32_t after) {
-  std::vector<std::string> out;
-  if (id == AliasAnalysis::kNoStorage)
-    return out;
-  for (const AliasAnalysis::Event& event : alias.events(id)) {
-    if (event.position < after)
-      continue;
-    std::string text;
-    switch (event.kind) {
-    case AliasAnalysis::Event::Kind::Read:
-      text = "read by " + nodeText(event.node);
-      break;
-    case AliasAnalysis::Event::Kind::Write:
-      text = "written by " + nodeText(event.node);
-      break;
-    case AliasAnalysis::Event::Kind::Return:
-      text = "returned";
-      break;
-    }
-    out.push_back(text + " (as " + std::string(event.value->name()) + ")");
-  }
-  return out;
-}
-
-/// What analyze shows of one clone, before the pass changes the graph.
-struct CloneFacts {
-  std::string source;
-  std::string cloneLayout, sourceLayout;
-  std::string cloneStorage, sourceStorage;
-  std::vector<std::string> cloneEvents, sourceEvents; ///< accesses after the clone
-};
-
-/// Describes every clone of one graph, before the pass changes it.
-std::map<std::string, CloneFacts> describeClones(const Graph& graph,
-                                                 const CloneEliminationOptions& options) {
-  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
-  EffectAnalysis effects(graph, schemas);
-  AliasAnalysis alias(graph, effects, options.donated);
-  LayoutAnalysis layouts(graph, effects, options.layout);
-  const SymContext& sym = graph.context().sym();
-  std::map<std::string, CloneFacts> out;
-  for (const Node* node : graph) {
-    if (!node->isCall() || !node->target()->isOp("aten", "clone") || node->args().empty() ||
-        !node->args()[0].isNode())
-      continue;
-    const Node* source = node->args()[0].node();
-    // Printed strides that inference from the inputs would not give are shown with what it
-    // gives: the decision uses the printed ones, and a stale annotation shows up here.
-    auto layoutText = [&](const Node* value) {
-      const Layout* layout = layouts.layout(value);
-      if (!layout)
-        return std::string("unknown (no tensor annotation)");
-      std::string text = formatLayout(sym, *layout);
-      if (!layout->stridesInferred && layout->strides) {
-        std::optional<std::vector<SymExpr>> inferred = layouts.stridesFromInputs(value);
-        if (inferred && !std::equal(inferred->begin(), inferred->end(), layout->strides->begin(),
-                                    layout->strides->end())) {
-          text += " (inferred from its inputs: " + formatSymList(sym, *inferred) + ")";
-        }
-      }
-      return text;
-    };
-    CloneFacts facts;
-    facts.source = nodeText(source);
-    facts.cloneLayout = layoutText(node);
-    facts.sourceLayout = layoutText(source);
-    facts.cloneStorage = storageText(alias, alias.storageOf(node));
-    facts.cloneEvents = eventsAfter(alias, alias.storageOf(node), node->order() + 1);
-    facts.sourceStorage = storageText(alias, alias.storageOf(source));
-    facts.sourceEvents = eventsAfter(alias, alias.storageOf(source), node->order() + 1);
-    out.emplace(std::string(node->name()), std::move(facts));
-  }
-  return out;
-}
-
 /// `graphLine`: the clone's line in the graph text, as the facts give lines; the remark's may
 /// be a line of the log the graph came from.
-std::string factsText(const Remark& remark, uint32_t graphLine, const CloneFacts& facts,
+std::string factsText(const Remark& remark, uint32_t graphLine, const DecisionFacts& facts,
                       std::string_view file) {
   std::string text = "clone " + remark.node;
   if (graphLine != 0)
@@ -125,17 +23,17 @@ std::string factsText(const Remark& remark, uint32_t graphLine, const CloneFacts
   text += "  clone layout:   " + facts.cloneLayout + "\n";
   text += "  source layout:  " + facts.sourceLayout + "\n";
   text += "  clone storage:  " + facts.cloneStorage + "\n";
-  for (const std::string& event : facts.cloneEvents)
+  for (const std::string& event : facts.cloneAccesses)
     text += "      " + event + "\n";
   text += "  source storage: " + facts.sourceStorage + "\n";
-  for (const std::string& event : facts.sourceEvents)
+  for (const std::string& event : facts.sourceAccesses)
     text += "      " + event + "\n";
   return text + "  decision:       " + remark.formatText(file) + "\n\n";
 }
 
 /// One JSON object per clone: the remark's keys (node, line, decision, reason, detail, source,
 /// code) and the facts.
-std::string factsJson(const Remark& remark, const CloneFacts& facts, std::string_view graph) {
+std::string factsJson(const Remark& remark, const DecisionFacts& facts, std::string_view graph) {
   std::string text = remark.formatJson();
   text.pop_back(); // the closing brace: the facts follow
   auto field = [&](std::string_view key, std::string_view value) {
@@ -156,26 +54,29 @@ std::string factsJson(const Remark& remark, const CloneFacts& facts, std::string
   field("clone_layout", facts.cloneLayout);
   field("source_layout", facts.sourceLayout);
   field("clone_storage", facts.cloneStorage);
-  list("clone_accesses", facts.cloneEvents);
+  list("clone_accesses", facts.cloneAccesses);
   field("source_storage", facts.sourceStorage);
-  list("source_accesses", facts.sourceEvents);
+  list("source_accesses", facts.sourceAccesses);
   return text + "}\n";
 }
 
-/// `where` and `source` place the remarks in the input (InputLocation::locate).
+/// `where` and `source` place the remarks in the input (InputLocation::locate). The module's
+/// graph is decided as opt decides it (its subgraphs summarised first), then each subgraph's.
 void analyzeModule(GraphModule& module, const CloneEliminationOptions& options,
                    const InputLocation& where, std::string_view source, bool json, std::string& out,
                    std::vector<Remark>& remarks) {
-  std::map<std::string, CloneFacts> facts = describeClones(module.graph, options);
-  CloneEliminationOptions topLevelOnly = options;
-  CloneEliminationResult result = eliminateClones(module.graph, topLevelOnly);
+  CloneEliminationOptions thisGraph = options;
+  thisGraph.collectRemarks = true;
+  thisGraph.collectFacts = true;
+  thisGraph.includeSubgraphs = false;
+  CloneEliminationResult result = eliminateClones(module, thisGraph);
   if (!module.className.empty() && !json)
     out += "graph " + std::string(module.className) + ":\n";
   std::vector<Remark> shown = result.remarks;
   where.locate(shown, source);
   for (size_t i = 0; i < shown.size(); ++i)
-    out += json ? factsJson(shown[i], facts[shown[i].node], module.className)
-                : factsText(shown[i], result.remarks[i].line, facts[shown[i].node], where.name);
+    out += json ? factsJson(shown[i], result.facts[i], module.className)
+                : factsText(shown[i], result.remarks[i].line, result.facts[i], where.name);
   std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(remarks));
   CloneEliminationOptions nested = options;
   nested.donated.clear();

@@ -58,6 +58,12 @@ struct CloneEliminationOptions {
   const SchemaRegistry* schemas = nullptr;
   /// Fill CloneEliminationResult::remarks. Off when only statistics are wanted.
   bool collectRemarks = true;
+  /// Also fill CloneEliminationResult::facts (`declone analyze`): the layouts and storages each
+  /// decision rested on. Storages are then numbered over the whole graph.
+  bool collectFacts = false;
+  /// The module overload also runs on the module's nested subgraphs (after summarising them);
+  /// off for a caller that walks the modules itself, graph by graph.
+  bool includeSubgraphs = true;
   /// How layouts no annotation prints are found: graph inputs taken as contiguous (the remarks
   /// of decisions that rest on it say so), an oracle for ops no rule covers.
   LayoutOptions layout;
@@ -76,9 +82,21 @@ struct CloneEliminationStats {
   CloneEliminationStats& operator+=(const CloneEliminationStats& other);
 };
 
+/// The facts one decision rested on, as the pass saw them when it decided: the layouts it
+/// compared, and the two storages (merged with those of the clones removed before) with their
+/// accesses after the clone. Rendered by `declone analyze`; nothing recomputes them.
+struct DecisionFacts {
+  std::string source; ///< the clone's input: `name (line N)`, or why there is none
+  std::string cloneLayout, sourceLayout;                  ///< formatLayout(), or why there is none
+  std::string cloneStorage, sourceStorage;                ///< `#ID, created by NODE, ...`
+  std::vector<std::string> cloneAccesses, sourceAccesses; ///< after the clone, in program order
+};
+
 struct CloneEliminationResult {
   bool changed = false;
   std::vector<Remark> remarks; ///< one per clone, in program order (if collectRemarks)
+  /// facts[i] is what remarks[i] rested on (if collectFacts; empty otherwise).
+  std::vector<DecisionFacts> facts;
   CloneEliminationStats stats;
 };
 

@@ -6,6 +6,11 @@
 # `opt --verify` runs the bodies.
 # RUN: %declone opt %s --remarks 2>&1 >/dev/null | %FileCheck %s
 # RUN: %declone opt %s --verify > /dev/null
+# analyze shows the decisions opt makes, from the same summaries of the bodies:
+# RUN: %declone analyze %s | %FileCheck %s --check-prefix=ANALYZE
+# ANALYZE: decision: {{.*}}clone 'clone' removed
+# ANALYZE: decision: {{.*}}clone 'clone_1' kept [input-mutation]
+# ANALYZE: decision: {{.*}}clone 'clone_2' kept [output-alias]
 # Dropping clone_1 lets the body write graph input arg1_1:
 # RUN: %expect-exit 1 %declone verify %s %S/../verify/Inputs/subgraph-write-clone-dropped.fx | %FileCheck %s --check-prefix=DROPPED
 # DROPPED: subgraph-write-clone-dropped.fx: not equivalent to {{.*}}invoke-subgraph-effects.fx: input 1 (arg1_1): values differ {{.*}} after the call
