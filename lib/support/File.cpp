@@ -6,12 +6,10 @@
 
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <pthread.h>
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -74,60 +72,6 @@ Result<std::string> readFile(std::string_view path, const ReadLimit& limit) {
 
 namespace {
 
-// The temporary file being written, for the signal handler to remove: a program writes one
-// output at a time. It changes only with the signals below blocked, so the handler never sees
-// half a name; a fixed buffer, since a handler may not allocate.
-char pendingTemporary[4096];
-constexpr int kCleanedUpSignals[] = {SIGINT, SIGTERM, SIGHUP};
-
-void removePendingAndDie(int signal) {
-  if (pendingTemporary[0])
-    ::unlink(pendingTemporary);
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
-}
-
-/// Removes the temporary file on the signals that end a program by default (Ctrl-C, kill, a
-/// closed terminal), where the program has not chosen a handler of its own.
-void installSignalHandlers() {
-  static bool installed = false;
-  if (installed)
-    return;
-  installed = true;
-  for (int signal : kCleanedUpSignals) {
-    struct sigaction current {};
-    if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
-      struct sigaction handler {};
-      handler.sa_handler = &removePendingAndDie;
-      sigemptyset(&handler.sa_mask);
-      ::sigaction(signal, &handler, nullptr);
-    }
-  }
-}
-
-/// Holds the cleaned-up signals back while the pending name and the file it names change.
-class SignalsHeld {
-public:
-  SignalsHeld() {
-    sigset_t held;
-    sigemptyset(&held);
-    for (int signal : kCleanedUpSignals)
-      sigaddset(&held, signal);
-    ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
-  }
-  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-  SignalsHeld(const SignalsHeld&) = delete;
-  SignalsHeld& operator=(const SignalsHeld&) = delete;
-
-private:
-  sigset_t previous_;
-};
-
-void setPending(const std::string& temporary) {
-  if (temporary.size() < sizeof pendingTemporary)
-    std::memcpy(pendingTemporary, temporary.c_str(), temporary.size() + 1);
-}
-
 Error writeError(std::string_view path, int error) {
   return Error{"cannot write '" + std::string(path) + "': " + std::strerror(error)};
 }
@@ -145,9 +89,9 @@ std::string temporaryName(const std::string& folder, const std::string& base) {
 
 } // namespace
 
-Result<OutputFile> OutputFile::open(std::string_view path) {
+Result<OutputFile> OutputFile::open(std::string_view path, TemporaryFileRecord* record) {
   if (path.empty() || path == "-")
-    return OutputFile("<stdout>", "", "", stdout);
+    return OutputFile("<stdout>", "", "", stdout, nullptr);
   std::string display(path);
   struct stat existing;
   bool exists = ::stat(display.c_str(), &existing) == 0;
@@ -161,7 +105,7 @@ Result<OutputFile> OutputFile::open(std::string_view path) {
     std::FILE* stream = std::fopen(display.c_str(), "wb");
     if (!stream)
       return writeError(path, errno);
-    return OutputFile(display, "", "", stream);
+    return OutputFile(display, "", "", stream, nullptr);
   };
   if ((exists && !S_ISREG(existing.st_mode)) || dangling)
     return direct();
@@ -179,21 +123,21 @@ Result<OutputFile> OutputFile::open(std::string_view path) {
   size_t slash = target.rfind('/');
   std::string folder = slash == std::string::npos ? "" : target.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-  installSignalHandlers();
   std::string temporary;
-  int fd = -1;
-  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
-    temporary = temporaryName(folder, base);
-    SignalsHeld held;
+  int fd = -1, error = 0; // errno is kept: the record's own calls may change it
+  auto create = [&] {
     // 0666 less the umask, as fopen would create it; an existing file keeps its mode.
     fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0)
-      setPending(temporary);
-    else if (errno != EEXIST)
+    error = fd < 0 ? errno : 0;
+    return fd >= 0;
+  };
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    temporary = temporaryName(folder, base);
+    bool created = record ? record->create(temporary, create) : create();
+    if (!created && error != EEXIST)
       break;
   }
   if (fd < 0) {
-    int error = errno;
     // A folder that takes no new files, with a file in it that may be written: write it in place
     // (not atomic, as before declone wrote through temporary files).
     if (exists && (error == EACCES || error == EPERM || error == EROFS))
@@ -207,31 +151,35 @@ Result<OutputFile> OutputFile::open(std::string_view path) {
   }
   std::FILE* stream = ::fdopen(fd, "wb");
   if (!stream) {
-    int error = errno;
-    SignalsHeld held;
+    error = errno;
     ::close(fd);
-    ::unlink(temporary.c_str());
-    pendingTemporary[0] = '\0';
+    auto remove = [&] { ::unlink(temporary.c_str()); };
+    record ? record->retire(temporary, remove) : remove();
     return writeError(path, error);
   }
-  return OutputFile(display, target, temporary, stream);
+  return OutputFile(display, target, temporary, stream, record);
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
     : path_(std::move(other.path_)), target_(std::move(other.target_)),
-      temporary_(std::move(other.temporary_)), stream_(other.stream_) {
+      temporary_(std::move(other.temporary_)), stream_(other.stream_), record_(other.record_) {
   other.stream_ = nullptr;
   other.temporary_.clear();
+}
+
+void OutputFile::retireTemporary(const std::function<void()>& step) {
+  if (record_)
+    record_->retire(temporary_, step);
+  else
+    step();
+  temporary_.clear();
 }
 
 void OutputFile::abandon() {
   if (!temporary_.empty()) {
     if (stream_)
       std::fclose(stream_);
-    SignalsHeld held;
-    ::unlink(temporary_.c_str());
-    pendingTemporary[0] = '\0';
-    temporary_.clear();
+    retireTemporary([&] { ::unlink(temporary_.c_str()); });
   } else if (stream_ && stream_ != stdout) {
     std::fclose(stream_);
   }
@@ -263,21 +211,21 @@ Status OutputFile::commit() {
   }
   stream_ = nullptr;
   if (!temporary_.empty()) {
-    SignalsHeld held;
-    if (!failed && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
-      failed = true;
-      error = errno;
-    }
-    if (failed)
-      ::unlink(temporary_.c_str());
-    pendingTemporary[0] = '\0';
-    temporary_.clear();
+    retireTemporary([&] {
+      if (!failed && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
+        failed = true;
+        error = errno;
+      }
+      if (failed)
+        ::unlink(temporary_.c_str());
+    });
   }
   return failed ? writeError(path_, error) : ok();
 }
 
-Status writeFileAtomically(std::string_view path, std::string_view text) {
-  Result<OutputFile> file = OutputFile::open(path);
+Status writeFileAtomically(std::string_view path, std::string_view text,
+                           TemporaryFileRecord* record) {
+  Result<OutputFile> file = OutputFile::open(path, record);
   if (!file.ok())
     return file.error();
   if (std::fwrite(text.data(), 1, text.size(), file->stream()) != text.size())

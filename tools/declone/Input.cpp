@@ -1,6 +1,7 @@
 // File and stream I/O for the CLI.
 #include "Input.h"
 
+#include "Signals.h"
 #include "declone/io/Reader.h"
 #include "declone/io/SourceComments.h"
 #include "declone/io/Writer.h"
@@ -256,7 +257,7 @@ std::unique_ptr<GraphFile> loadGraphFile(std::string_view path, std::string* con
 
 int writeGraph(std::string_view path, const GraphFile& file) {
   // Streamed in chunks rather than built whole: the output is as large as the input.
-  Result<OutputFile> output = OutputFile::open(path);
+  Result<OutputFile> output = OutputFile::open(path, &temporaryFiles());
   if (!output.ok()) {
     reportUsageError(output.error().message);
     return kBadInput;
@@ -358,7 +359,8 @@ int writeDotPicture(std::string_view out, std::string_view text, std::string_vie
   options.fileName = name;
   options.sourceText = text;
   options.schemas = &schemas;
-  Status written = writeFileAtomically(out, writeCloneDot(**original, remarks, options));
+  Status written =
+      writeFileAtomically(out, writeCloneDot(**original, remarks, options), &temporaryFiles());
   if (!written.ok()) {
     reportUsageError(written.error().message);
     return kBadInput;
