@@ -6,9 +6,9 @@
 #include "declone/support/Lines.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <fstream>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -42,38 +42,48 @@ template <class Fn> void forEachSchemaLine(std::string_view text, Fn fn) {
 
 } // namespace
 
-/// The built-in schema lines by namespace and name in merge order (libtorch, then the
-/// supplement, whose schemas replace libtorch's of the same overload). Every key and line is a
-/// view of the texts embedded in the program: indexing copies no string.
-struct SchemaRegistry::Pending {
+/// One packet's built-in schema lines in merge order (libtorch, then the supplement, whose
+/// schemas replace libtorch's of the same overload) and, from its first lookup on, their
+/// schemas. The built-in registry is shared (report looks schemas up on several threads), so a
+/// packet is published once: lookups that parse it at the same time all return the schemas the
+/// first of them published, and the others drop theirs. No lock: a lookup never waits.
+struct SchemaRegistry::PendingPacket {
   struct Line {
     std::string_view overload; ///< "" for the default overload
     std::string_view text;
   };
+  std::vector<Line> lines;
+  std::atomic<const Packet*> parsed{nullptr};
+
+  PendingPacket() = default;
+  PendingPacket(const PendingPacket&) = delete;
+  PendingPacket& operator=(const PendingPacket&) = delete;
+  ~PendingPacket() { delete parsed.load(std::memory_order_acquire); }
+};
+
+/// The built-in packets by namespace and name. Every key and line is a view of the texts
+/// embedded in the program: indexing copies no string. Only the parsed packets change after.
+struct SchemaRegistry::Pending {
   template <class V>
   using ViewMap = std::unordered_map<std::string_view, V, StringHash, std::equal_to<>>;
 
-  ViewMap<ViewMap<std::vector<Line>>> lines;
-  std::mutex mutex;
+  ViewMap<ViewMap<PendingPacket>> packets;
 };
 
 SchemaRegistry::SchemaRegistry() = default;
 SchemaRegistry::SchemaRegistry(const SchemaRegistry* fallback) : fallback_(fallback) {}
 
 SchemaRegistry::SchemaRegistry(const SchemaRegistry& other)
-    : size_(other.size_), fallback_(other.fallback_) {
-  if (other.pending_) {
-    std::lock_guard lock(other.pending_->mutex);
-    auto& source = const_cast<SchemaRegistry&>(other);
-    // Collect the names first: parsing removes them from the pending table.
-    std::vector<std::pair<std::string, std::string>> names;
-    for (const auto& [ns, byName] : other.pending_->lines)
-      for (const auto& [name, lines] : byName)
-        names.emplace_back(std::string(ns), std::string(name));
-    for (const auto& [ns, name] : names)
-      source.parsePending(ns, name);
-  }
-  packets_ = other.packets_;
+    : packets_(other.packets_), size_(other.size_), fallback_(other.fallback_) {
+  if (!other.pending_)
+    return;
+  // The copy holds every schema: the packets not looked up yet are parsed now.
+  for (auto& [ns, byName] : other.pending_->packets)
+    for (auto& [name, pending] : byName) {
+      Packet& packet = packets_[std::string(ns)][std::string(name)];
+      for (const auto& [overload, schema] : *parsePending(pending))
+        packet.insert_or_assign(overload, schema);
+    }
 }
 
 SchemaRegistry::SchemaRegistry(SchemaRegistry&&) noexcept = default;
@@ -118,7 +128,7 @@ const SchemaRegistry& SchemaRegistry::builtin() {
     // line ends) that copies nothing. A packet's lines are adjacent in libtorch's sorted dump:
     // the last packet is checked before the tables.
     std::string_view lastNs, lastName;
-    std::vector<Pending::Line>* packet = nullptr;
+    std::vector<PendingPacket::Line>* packet = nullptr;
     size_t schemas = 0;
     auto index = [&](std::string_view chunk) {
       forEachSchemaLine(chunk, [&](std::string_view line, uint32_t) {
@@ -129,15 +139,14 @@ const SchemaRegistry& SchemaRegistry::builtin() {
         if (!head)
           return true;
         if (!packet || head->name != lastName || head->ns != lastNs) {
-          packet = &pending.lines[head->ns][head->name];
+          packet = &pending.packets[head->ns][head->name].lines;
           lastNs = head->ns;
           lastName = head->name;
         }
         std::string_view overload = canonicalOverload(head->overload);
         // The supplement's schema of an overload replaces libtorch's: one schema, not two.
-        bool known = std::any_of(packet->begin(), packet->end(), [&](const Pending::Line& seen) {
-          return seen.overload == overload;
-        });
+        bool known = std::any_of(packet->begin(), packet->end(),
+                                 [&](const auto& seen) { return seen.overload == overload; });
         schemas += !known;
         packet->push_back({overload, line});
         return true;
@@ -153,25 +162,27 @@ const SchemaRegistry& SchemaRegistry::builtin() {
   return registry;
 }
 
-void SchemaRegistry::parsePending(std::string_view ns, std::string_view name) {
-  auto nsIt = pending_->lines.find(ns);
-  if (nsIt == pending_->lines.end())
-    return;
-  auto nameIt = nsIt->second.find(name);
-  if (nameIt == nsIt->second.end())
-    return;
-  // The packet is complete before the caller releases the lock, and only then can another
-  // thread find it.
-  size_t counted = size_; // counted when the lines were indexed
-  for (const Pending::Line& line : nameIt->second) {
-    Status status = addSchema(line.text);
+const SchemaRegistry::Packet* SchemaRegistry::parsePending(PendingPacket& pending) {
+  if (const Packet* parsed = pending.parsed.load(std::memory_order_acquire))
+    return parsed;
+  auto packet = std::make_unique<Packet>();
+  for (const PendingPacket::Line& line : pending.lines) {
+    Result<OpSchema> schema = parseSchema(line.text);
     // The unit tests parse every embedded line; one this parser cannot read (say, from a
     // newer libtorch) is skipped rather than losing the others.
-    assert(status.ok() && "built-in schema does not parse");
-    (void)status;
+    assert(schema.ok() && "built-in schema does not parse");
+    if (!schema.ok())
+      continue;
+    if (schema->overload == "default")
+      schema->overload.clear();
+    std::string overload = schema->overload;
+    packet->insert_or_assign(std::move(overload), std::move(schema).value());
   }
-  size_ = counted;
-  nsIt->second.erase(nameIt);
+  const Packet* published = nullptr;
+  if (pending.parsed.compare_exchange_strong(published, packet.get(), std::memory_order_acq_rel,
+                                             std::memory_order_acquire))
+    return packet.release();
+  return published; // another lookup's parse came first
 }
 
 std::vector<SchemaRegistry::Source> SchemaRegistry::builtinSources() {
@@ -234,12 +245,10 @@ std::vector<std::string> SchemaRegistry::packetNames() const {
   for (const auto& [ns, byName] : packets_)
     for (const auto& [name, packet] : byName)
       names.push_back(ns + "::" + name);
-  if (pending_) {
-    std::lock_guard lock(pending_->mutex);
-    for (const auto& [ns, byName] : pending_->lines)
-      for (const auto& [name, lines] : byName)
+  if (pending_)
+    for (const auto& [ns, byName] : pending_->packets)
+      for (const auto& [name, packet] : byName)
         names.push_back(std::string(ns) + "::" + std::string(name));
-  }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
@@ -265,11 +274,13 @@ Status SchemaRegistry::loadFile(const std::string& path) {
 
 const SchemaRegistry::Packet* SchemaRegistry::findPacket(std::string_view ns,
                                                          std::string_view name) const {
-  if (!pending_)
-    return findParsedPacket(ns, name);
-  std::lock_guard lock(pending_->mutex);
-  const_cast<SchemaRegistry*>(this)->parsePending(ns, name);
-  return findParsedPacket(ns, name);
+  if (const Packet* parsed = findParsedPacket(ns, name); parsed || !pending_)
+    return parsed;
+  auto nsIt = pending_->packets.find(ns);
+  if (nsIt == pending_->packets.end())
+    return nullptr;
+  auto nameIt = nsIt->second.find(name);
+  return nameIt == nsIt->second.end() ? nullptr : parsePending(nameIt->second);
 }
 
 const SchemaRegistry::Packet* SchemaRegistry::findParsedPacket(std::string_view ns,

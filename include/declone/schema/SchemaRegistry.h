@@ -42,7 +42,7 @@ public:
   /// The merged built-in schemas: every operator of PyTorch 2.13's registry (lib/schema/
   /// torch.schemas, source "libtorch"), overridden by the bundled supplement. Indexed once, on
   /// first use; each packet is parsed on its first lookup (a run asks for a few dozen of several
-  /// thousand), under a lock, so the registry can be shared between threads.
+  /// thousand) and published atomically, so the registry can be shared between threads.
   [[nodiscard]] static const SchemaRegistry& builtin();
   /// The embedded texts `builtin()` is made of, in merge order.
   [[nodiscard]] static std::vector<Source> builtinSources();
@@ -83,21 +83,23 @@ private:
   /// Overload name ("" for default) → schema; node-based, so entries never move.
   using Packet = std::map<std::string, OpSchema, std::less<>>;
 
-  /// Schema lines not parsed yet (the built-in registry's), by namespace and name.
+  /// The built-in registry's schema lines by namespace and name, each packet parsed on its
+  /// first lookup.
   struct Pending;
+  struct PendingPacket;
 
   [[nodiscard]] const Packet* findPacket(std::string_view ns, std::string_view name) const;
   [[nodiscard]] const Packet* findParsedPacket(std::string_view ns, std::string_view name) const;
-  /// Parses the pending lines of `ns::name`, if any; the caller holds pending_'s lock.
-  void parsePending(std::string_view ns, std::string_view name);
+  /// The schemas of a pending packet, parsed on the first call.
+  [[nodiscard]] static const Packet* parsePending(PendingPacket& pending);
 
   /// namespace → name → overloads; nested so that lookups need no string building. Entries are
-  /// only ever added, and a packet is complete when it appears, so pointers to packets and
-  /// schemas stay valid and a found packet can be read without the lock.
+  /// only ever added, and replaced in place, so pointers to packets and schemas stay valid.
   StringMap<StringMap<Packet>> packets_;
   size_t size_ = 0;
   const SchemaRegistry* fallback_ = nullptr;
-  std::unique_ptr<Pending> pending_; ///< the built-in registry's; null for the others'
+  /// The built-in registry's (its packets_ stays empty); null for the others'.
+  std::unique_ptr<Pending> pending_;
 };
 
 } // namespace declone
