@@ -1,4 +1,4 @@
-// Finding dumps under folders, running the pass on each on a pool of threads, summing.
+// Finding dumps under folders, running the pass on each, summing.
 #include "declone/report/Report.h"
 
 #include "declone/io/Reader.h"
@@ -7,17 +7,14 @@
 #include "declone/support/Lines.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <fnmatch.h>
 #include <map>
-#include <mutex>
 #include <new>
 #include <set>
 #include <stdexcept>
 #include <system_error>
-#include <thread>
 
 namespace declone {
 namespace {
@@ -282,29 +279,52 @@ std::vector<DumpStats> reportFile(const std::string& path, const CloneEliminatio
   return reportText(name, *text, options);
 }
 
-namespace {
-
-/// reportFile, with running out of memory turned into the file's error row. It has to be caught
-/// here: an exception that leaves a worker thread ends the program. By the time the row is made
-/// the file's text and graphs are freed, so that making it does not fail the same way.
-std::vector<DumpStats> reportFileOrOutOfMemory(const std::string& path,
-                                               const ReportOptions& options) {
+std::vector<DumpStats> reportInput(const DumpInput& input, const ReportOptions& options) {
+  if (input.error) {
+    DumpStats row;
+    row.name = row.file = input.path;
+    row.error = input.error;
+    return {std::move(row)};
+  }
+  // Running out of memory is this file's error row, and the other files are still reported. By
+  // the time the row is made the file's text and graphs are freed, so that making it does not
+  // fail the same way.
   const char* what = nullptr;
   try {
-    return reportFile(path, options.pass, options.read);
+    return reportFile(input.path, options.pass, options.read);
   } catch (const std::bad_alloc&) {
     what = "out of memory";
   } catch (const std::length_error&) {
     what = "out of memory (a size too large to allocate)";
   }
   DumpStats row;
-  row.name = row.file = path == "-" ? std::string("<stdin>") : path;
+  row.name = row.file = input.path == "-" ? std::string("<stdin>") : input.path;
   row.error = Error{what}.format(row.name);
   return {std::move(row)};
 }
 
+std::vector<size_t> reportOrder(std::span<const DumpInput> inputs) {
+  std::vector<std::pair<uintmax_t, size_t>> schedule;
+  schedule.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::error_code ec;
+    uintmax_t size =
+        inputs[i].error || inputs[i].path == "-" ? 0 : fs::file_size(inputs[i].path, ec);
+    schedule.emplace_back(ec ? 0 : size, i);
+  }
+  std::stable_sort(schedule.begin(), schedule.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<size_t> order;
+  order.reserve(schedule.size());
+  for (const auto& [size, index] : schedule)
+    order.push_back(index);
+  return order;
+}
+
+namespace {
+
 /// The totals: each distinct graph text once overall and once per stage.
-void sumReport(Report& report) {
+void sumTotals(Report& report) {
   std::map<std::pair<std::string, size_t>, std::string> firstOfGraph;
   std::set<std::string> stages;
   for (DumpStats& row : report.rows) {
@@ -336,85 +356,37 @@ void sumReport(Report& report) {
 
 } // namespace
 
-Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options) {
-  const size_t count = inputs.size();
-  std::vector<std::vector<DumpStats>> results(count);
-  std::vector<char> finished(count, false); // not vector<bool>: threads set different ones
-  // Largest files first: with files of very different sizes, one big file started last would
-  // leave the other threads idle while it runs.
-  std::vector<std::pair<uintmax_t, size_t>> schedule;
-  schedule.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    std::error_code ec;
-    uintmax_t size =
-        inputs[i].error || inputs[i].path == "-" ? 0 : fs::file_size(inputs[i].path, ec);
-    schedule.emplace_back(ec ? 0 : size, i);
-  }
-  std::stable_sort(schedule.begin(), schedule.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-
-  std::atomic<size_t> next{0};
-  std::mutex progressMutex;
-  size_t done = 0;
-  auto stopped = [&] { return options.stop && options.stop->load(std::memory_order_relaxed); };
-  auto work = [&] {
-    for (size_t k; !stopped() && (k = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
-      const DumpInput& input = inputs[schedule[k].second];
-      std::vector<DumpStats>& out = results[schedule[k].second];
-      if (input.error) {
-        DumpStats row;
-        row.name = row.file = input.path;
-        row.error = input.error;
-        out.push_back(std::move(row));
-      } else {
-        out = reportFileOrOutOfMemory(input.path, options);
-      }
-      std::lock_guard lock(progressMutex);
-      finished[schedule[k].second] = true;
-      ++done;
-      if (options.progress)
-        options.progress(done, count);
-    }
-  };
-  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::clamp<size_t>(count, 1, jobs)); // 1 when there are no files
-  {
-    // The caller is one of the jobs. Where the system refuses more threads (a process limit),
-    // the jobs that did start share the files.
-    std::vector<std::jthread> threads;
-    threads.reserve(jobs - 1);
-    for (unsigned i = 1; i < jobs; ++i) {
-      try {
-        threads.emplace_back(work);
-      } catch (const std::system_error&) {
-        break;
-      }
-    }
-    work();
-  } // the jthreads join here
-
+Report assembleReport(std::span<const DumpInput> inputs,
+                      std::vector<std::optional<std::vector<DumpStats>>> results) {
   Report report;
   report.total.name = "total";
-  for (size_t i = 0; i < count; ++i) {
-    if (!finished[i]) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (i >= results.size() || !results[i]) {
       ++report.notRun;
       continue;
     }
     if (!inputs[i].error)
       ++report.files;
-    if (!inputs[i].error && results[i].empty()) {
+    if (!inputs[i].error && results[i]->empty()) {
       ++report.skipped;
       if (!inputs[i].inFolder)
         report.skippedNamed.push_back(inputs[i].path);
     }
-    for (DumpStats& row : results[i]) {
+    for (DumpStats& row : *results[i]) {
       if (row.error)
         ++report.failed;
       report.rows.push_back(std::move(row));
     }
   }
-  sumReport(report);
+  sumTotals(report);
   return report;
+}
+
+Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options) {
+  std::vector<std::optional<std::vector<DumpStats>>> results(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    results[i] = reportInput(inputs[i], options);
+  return assembleReport(inputs, std::move(results));
 }
 
 } // namespace declone

@@ -7,11 +7,16 @@
 #include "declone/report/Report.h"
 #include "declone/support/File.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <functional>
 #include <iostream>
+#include <mutex>
+#include <system_error>
+#include <thread>
 #include <unistd.h>
 
 namespace declone::cli {
@@ -75,6 +80,55 @@ private:
   bool installed_ = false;
 };
 
+/// How the report's inputs are run: on `jobs` threads (0: one per core), calling `progress`
+/// after each file with (files done, files in all), from the threads but never from two at
+/// once; once `stop` is set, no further file starts.
+struct Pool {
+  unsigned jobs = 0;
+  std::function<void(size_t, size_t)> progress;
+  const std::atomic<bool>* stop = nullptr;
+};
+
+/// reportInput on every input on the pool's threads, largest files first; the files already
+/// running when `stop` is set finish, and the report holds those that did.
+Report runOnPool(std::span<const DumpInput> inputs, const ReportOptions& options,
+                 const Pool& pool) {
+  const size_t count = inputs.size();
+  const std::vector<size_t> order = reportOrder(inputs);
+  std::vector<std::optional<std::vector<DumpStats>>> results(count);
+  std::atomic<size_t> next{0};
+  std::mutex progressMutex;
+  size_t done = 0;
+  auto stopped = [&] { return pool.stop && pool.stop->load(std::memory_order_relaxed); };
+  auto work = [&] {
+    for (size_t k; !stopped() && (k = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+      std::vector<DumpStats> rows = reportInput(inputs[order[k]], options);
+      std::lock_guard lock(progressMutex);
+      results[order[k]] = std::move(rows);
+      ++done;
+      if (pool.progress)
+        pool.progress(done, count);
+    }
+  };
+  unsigned jobs = pool.jobs ? pool.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::clamp<size_t>(count, 1, jobs)); // 1 when there are no files
+  {
+    // The caller is one of the jobs. Where the system refuses more threads (a process limit),
+    // the jobs that did start share the files.
+    std::vector<std::jthread> threads;
+    threads.reserve(jobs - 1);
+    for (unsigned i = 1; i < jobs; ++i) {
+      try {
+        threads.emplace_back(work);
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    work();
+  } // the jthreads join here
+  return assembleReport(inputs, std::move(results));
+}
+
 } // namespace
 
 int runReport(std::span<const std::string_view> args) {
@@ -115,6 +169,7 @@ int runReport(std::span<const std::string_view> args) {
   ReportOptions options;
   options.pass = flags.baseOptions();
   options.read = inputSizeLimit();
+  Pool pool;
   TableOptions table;
   if (!top.empty()) {
     std::optional<size_t> count = parseCount("--top", top, 1);
@@ -126,7 +181,7 @@ int runReport(std::span<const std::string_view> args) {
     std::optional<size_t> count = parseCount("--jobs", jobs, 1);
     if (!count)
       return kBadInput;
-    options.jobs = static_cast<unsigned>(std::min<size_t>(*count, 1024));
+    pool.jobs = static_cast<unsigned>(std::min<size_t>(*count, 1024));
   }
   // Check --sort before the work, not after it.
   std::vector<DumpStats> probe;
@@ -142,14 +197,14 @@ int runReport(std::span<const std::string_view> args) {
   const bool terminal = isatty(STDERR_FILENO) != 0;
   if (!quiet && !inputs.empty()) {
     progress.emplace(std::cerr, terminal, "report");
-    options.progress = [&](size_t done, size_t total) { progress->update(done, total); };
+    pool.progress = [&](size_t done, size_t total) { progress->update(done, total); };
     gProgressOnTerminal = terminal ? 1 : 0;
   }
-  options.stop = &gInterrupted;
+  pool.stop = &gInterrupted;
   Report report;
   {
     InterruptScope interrupts;
-    report = buildReport(inputs, options);
+    report = runOnPool(inputs, options, pool);
   }
   if (progress)
     progress->finish();

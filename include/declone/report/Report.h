@@ -4,9 +4,7 @@
 #include "declone/support/File.h"
 #include "declone/transforms/CloneElimination.h"
 
-#include <atomic>
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -98,14 +96,6 @@ struct DumpFilter {
 
 struct ReportOptions {
   CloneEliminationOptions pass;
-  /// Worker threads; 0 means std::thread::hardware_concurrency().
-  unsigned jobs = 0;
-  /// Called after each file with (files done, files in all); from worker threads, but never
-  /// from two at once.
-  std::function<void(size_t, size_t)> progress;
-  /// When set and true, no further file is started (Ctrl-C): the files already running finish,
-  /// and the report holds those that did.
-  const std::atomic<bool>* stop = nullptr;
   /// The largest file read (ReadLimit); a larger one is a row with an error.
   ReadLimit read;
 };
@@ -123,13 +113,24 @@ struct Report {
   size_t failed = 0;     ///< rows with an error
   size_t skipped = 0;    ///< files that hold no graph (no rows)
   std::vector<std::string> skippedNamed; ///< the skipped files named on the command line
-  size_t notRun = 0; ///< inputs never started because `ReportOptions::stop` was set
+  size_t notRun = 0;                     ///< inputs never started (the program was interrupted)
 };
 
-/// Runs reportFile on every input on `options.jobs` threads (largest files first, so that one
-/// big file does not finish last) and sums the rows. A file that runs out of memory
-/// (std::bad_alloc, or std::length_error from a size too large to allocate) is a row with an
-/// error, and the others are still reported.
+/// The rows of one input: its error row when it could not be listed, else reportFile's rows; a
+/// file that runs out of memory (std::bad_alloc, or std::length_error from a size too large to
+/// allocate) is a row with an error. Calls share nothing, so a program may run several at once
+/// (`declone report` runs them on a pool of threads).
+[[nodiscard]] std::vector<DumpStats> reportInput(const DumpInput& input,
+                                                 const ReportOptions& options);
+/// The indices of `inputs`, largest file first: on a pool of threads, one big file started last
+/// would leave the other threads idle while it runs.
+[[nodiscard]] std::vector<size_t> reportOrder(std::span<const DumpInput> inputs);
+/// The report of `inputs` from their rows: results[i] holds reportInput(inputs[i]), or nothing
+/// for an input never started (Ctrl-C), which is counted in `notRun`. Rows follow the inputs'
+/// order, whatever order they were made in; the totals are summed.
+[[nodiscard]] Report assembleReport(std::span<const DumpInput> inputs,
+                                    std::vector<std::optional<std::vector<DumpStats>>> results);
+/// reportInput on every input in turn, on the calling thread, assembled.
 [[nodiscard]] Report buildReport(std::span<const DumpInput> inputs, const ReportOptions& options);
 
 /// The columns `--sort` takes: "file", "graphs", "nodes", "clones", "removed", "kept", every
