@@ -100,8 +100,8 @@ def best_of(gm, repeats, fn):
 
 
 def import_and_core_time(gm, repeats):
-    """Converting the live graph into declone's C++ graph alone (the clones' neighbourhood for
-    vllm mode, as eliminate_clones does), and converting plus the C++ pass (analyses and
+    """Converting the whole live graph into declone's C++ graph alone (with the annotations
+    vllm mode reads, as eliminate_clones does), and converting plus the C++ pass (analyses and
     decisions) without touching the live graph, under best_of's conditions; (None, None) when
     the extension's entry points are not available."""
     try:
@@ -115,7 +115,7 @@ def import_and_core_time(gm, repeats):
         gc.disable()
         try:
             start = _clock()
-            imported = import_graph(fresh.graph, True, neighbourhood="vllm")
+            imported = import_graph(fresh.graph, True, "vllm")
             middle = _clock()
             imported.eliminate_clones([], "vllm")
             end = _clock()

@@ -238,12 +238,12 @@ def _symbol_ranges(graph):
     return ranges
 
 
-def _import(graph, for_clone_elimination, neighbourhood="", whole_when_dense=True):
+def _import(graph, for_clone_elimination, mode=""):
+    """The whole of ``graph`` in declone's IR; ``for_clone_elimination`` reads only the tensor
+    annotations the pass in ``mode`` consults ('' as safe mode does)."""
     with _NO_TORCH_FUNCTION():
         return _IMPORTER.import_graph(graph, for_clone_elimination=for_clone_elimination,
-                                      neighbourhood=neighbourhood,
-                                      whole_when_dense=whole_when_dense,
-                                      trust_offsets=_offsets_are_true(graph),
+                                      mode=mode, trust_offsets=_offsets_are_true(graph),
                                       symbol_ranges=_symbol_ranges(graph))
 
 
@@ -311,8 +311,7 @@ def _eliminate_clones(graph, donated_input_ids, mode):
     donated_input_ids = _donated_indices(graph, donated_input_ids)
     if not _declone.vllm_version(mode):  # vLLM's pass reads meta["val"] as it finds it
         _fill_missing_vals(graph)
-    # Only the clones' neighbourhood is read: most nodes of a large graph are far from them.
-    imported = _import(graph, True, neighbourhood=mode)
+    imported = _import(graph, True, mode)
     if not imported.clones:
         return []
     remarks, removed = imported.eliminate_clones(list(donated_input_ids), mode)

@@ -1,13 +1,11 @@
 // Builds declone's C++ graph straight from a live torch.fx.Graph, without going through text:
-// which nodes are read (the clones' neighbourhood or all), in what order, with what lines.
+// every node, in program order, with the lines `dumps` gives them.
 #include "FxImport.h"
 
 #include "PyObjects.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <iterator>
 #include <stdexcept>
 
 namespace declone::python {
@@ -34,19 +32,25 @@ FxImporter::FxImporter(TorchTypes types)
       liveSchemas_(std::make_shared<SchemaRegistry>(&SchemaRegistry::builtin())), opName_("op"),
       nameName_("name"), targetName_("target"), argsName_("args"), kwargsName_("kwargs"),
       storedArgsName_("_args"), storedKwargsName_("_kwargs"), metaName_("meta"),
-      usersName_("users"), shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"),
-      deviceName_("device"), fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"),
-      isConjName_("is_conj"), isNegName_("is_neg"), schemaName_("_schema"), valKey_("val"),
-      tensorMetaKey_("tensor_meta") {
+      shapeName_("shape"), strideName_("stride"), dtypeName_("dtype"), deviceName_("device"),
+      fakeDeviceName_("fake_device"), storageOffsetName_("storage_offset"), isConjName_("is_conj"),
+      isNegName_("is_neg"), schemaName_("_schema"), valKey_("val"), tensorMetaKey_("tensor_meta") {
   for (auto [dtype, abbreviation] : types_.dtypes)
     if (std::optional<DType> parsed = dtypeFromAbbreviation(utf8(abbreviation)))
       dtypes_.emplace(dtype.ptr(), *parsed);
 }
 
-void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets, bool graphIo) {
+void FxImporter::annotateForCloneElimination(Graph& graph, bool graphIo) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
-  forEachCloneAndSource(graph, [&](const Node* node) { consulted[node->order()] = true; });
+  // Clone elimination reads the layouts of the clones (of any overload) and of their sources.
+  for (const Node* node : graph) {
+    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
+      continue;
+    consulted[node->order()] = true;
+    if (!node->args().empty() && node->args()[0].isNode())
+      consulted[node->args()[0].node()->order()] = true;
+  }
   // vLLM 0.33's output check asks which outputs and inputs have a tensor value, and their storage.
   if (graphIo) {
     for (const Node* placeholder : graph.placeholders())
@@ -90,7 +94,7 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool inferOffsets, bo
   }
   // An offset LayoutAnalysis must infer comes from the annotations of the views behind it;
   // strides that metadata does not state, from those of every value they are inferred from.
-  if ((!offsetsKnown && inferOffsets) || !stridesKnown)
+  if (!offsetsKnown || !stridesKnown)
     for (auto& [node, fxNode] : deferred_)
       if (!consulted[node->order()])
         node->setType(
@@ -265,19 +269,6 @@ bool FxImporter::returnsOneTensor(const Target& target) {
   return entry->second;
 }
 
-Node* FxImporter::importStandIn(ImportedGraph& imported, const ScannedNode& scanned,
-                                uint32_t position, uint32_t line) {
-  // No decision names a stand-in, so its name is not read (a Python string per node of a
-  // large graph): it is `_` and its position among the graph's nodes.
-  Graph& graph = imported.module().graph;
-  char buffer[16] = "_";
-  std::string_view name(buffer, std::to_chars(buffer + 1, std::end(buffer), position).ptr);
-  Node* node = scanned.kind == Node::Kind::Placeholder ? graph.createPlaceholder(name, nullptr)
-                                                       : graph.createGetAttr(name, name, nullptr);
-  node->setLine(line);
-  return node;
-}
-
 namespace {
 
 // dumps prints `class ...:` (line 1), `def forward(self, PLACEHOLDERS):` (line 2), then one line
@@ -286,124 +277,17 @@ constexpr uint32_t kSignatureLine = 2;
 
 } // namespace
 
-/// Answers selectCloneNeighbourhood from the live graph, reading only the nodes it asks about.
-class FxImporter::NeighbourhoodReader final : public NeighbourhoodSource {
-public:
-  NeighbourhoodReader(FxImporter& importer, const std::vector<ScannedNode>& nodes)
-      : importer_(importer), nodes_(nodes) {}
-
-  [[nodiscard]] uint32_t size() const override { return static_cast<uint32_t>(nodes_.size()); }
-  [[nodiscard]] Node::Kind kind(uint32_t node) const override { return nodes_[node].kind; }
-  [[nodiscard]] const Target* target(uint32_t node) const override { return nodes_[node].target; }
-
-  void arguments(uint32_t node, Arguments& out) override {
-    out.arguments.clear();
-    out.nested.clear();
-    const ScannedNode& scanned = nodes_[node];
-    if (scanned.kind != Node::Kind::Call && scanned.kind != Node::Kind::Output)
-      return;
-    py::tuple positional =
-        py::reinterpret_borrow<py::tuple>(getattr(scanned.fxNode, *importer_.argsAttribute_));
-    if (scanned.kind == Node::Kind::Output) { // the output's one argument is what it returns
-      if (!positional.empty())
-        add(out, positional[0], 0, {});
-      return;
-    }
-    py::dict keywords =
-        py::reinterpret_borrow<py::dict>(getattr(scanned.fxNode, *importer_.kwargsAttribute_));
-    out.arguments.reserve(positional.size() + keywords.size());
-    for (size_t i = 0; i < positional.size(); ++i)
-      add(out, positional[i], static_cast<uint32_t>(i), {});
-    for (auto [key, value] : keywords)
-      add(out, value, Argument::kKeyword, utf8(key));
-  }
-
-  void users(uint32_t node, std::vector<uint32_t>& out) override {
-    out.clear();
-    py::object users = getattr(nodes_[node].fxNode, importer_.usersName_);
-    if (PyDict_Check(users.ptr())) { // FX's users is a dict: the users are its keys
-      PyObject* key = nullptr;
-      PyObject* value = nullptr;
-      for (Py_ssize_t at = 0; PyDict_Next(users.ptr(), &at, &key, &value);)
-        out.push_back(position(key));
-      return;
-    }
-    for (py::handle user : users)
-      out.push_back(position(user.ptr()));
-  }
-
-private:
-  uint32_t position(PyObject* fxNode) const {
-    uint32_t found = importer_.nodes_.find(fxNode);
-    if (found == NodeMap::kAbsent) {
-      py::handle node(fxNode);
-      std::string name = PyObject_HasAttr(fxNode, importer_.nameName_.ptr())
-                             ? std::string(utf8(getattr(node, importer_.nameName_)))
-                             : std::string(utf8(py::repr(node)));
-      throw std::invalid_argument("node '" + name + "' is not in the graph");
-    }
-    return found;
-  }
-
-  void add(Arguments& out, py::handle value, uint32_t position, std::string_view keyword) {
-    Argument& argument = out.arguments.emplace_back();
-    argument.position = position;
-    argument.keyword = keyword;
-    PyObject* object = value.ptr();
-    int overflow = 0;
-    if (value.is_none()) {
-      argument.value = Argument::Value::None;
-    } else if (PyLong_Check(object) && !PyBool_Check(object) &&
-               (argument.integer = PyLong_AsLongLongAndOverflow(object, &overflow), !overflow)) {
-      argument.value = Argument::Value::Int; // as convertArg reads it: beyond int64 is Verbatim
-    } else if (isInstance(value, importer_.types_.nodeType)) {
-      argument.value = Argument::Value::Node;
-      argument.node = this->position(value.ptr());
-    } else {
-      argument.value = Argument::Value::Other;
-      addNested(out, value, 1);
-    }
-  }
-
-  /// The nodes inside a list, tuple, dict or slice, as convertArg finds them.
-  void addNested(Arguments& out, py::handle value, int depth) {
-    if (depth > kMaxArgDepth)
-      throw std::invalid_argument("arguments nested more than 256 levels deep");
-    PyObject* object = value.ptr();
-    if (isInstance(value, importer_.types_.nodeType)) {
-      out.nested.push_back(position(object));
-    } else if (PyList_Check(object) || PyTuple_Check(object)) {
-      for (py::handle element : py::reinterpret_borrow<py::sequence>(value))
-        addNested(out, element, depth + 1);
-    } else if (PyDict_Check(object)) {
-      for (auto [key, item] : py::reinterpret_borrow<py::dict>(value)) {
-        addNested(out, key, depth + 1);
-        addNested(out, item, depth + 1);
-      }
-    } else if (PySlice_Check(object)) {
-      for (const char* field : {"start", "stop", "step"})
-        addNested(out, value.attr(field), depth + 1);
-    }
-  }
-
-  FxImporter& importer_;
-  const std::vector<ScannedNode>& nodes_;
-};
-
 std::unique_ptr<ImportedGraph>
-FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
-                        std::optional<CloneEliminationMode> neighbourhood, bool wholeWhenDense,
-                        bool trustOffsets) {
+FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations, bool trustOffsets) {
   bool deferTensors = annotations != TensorAnnotations::All;
-  if (neighbourhood && !deferTensors)
-    throw std::invalid_argument("a clone neighbourhood is imported for clone elimination only");
   std::unique_ptr<ImportedGraph> imported = startImport();
-  valOnly_ = annotations == TensorAnnotations::ForVllmCloneElimination;
+  valOnly_ = annotations == TensorAnnotations::ForVllmCloneElimination ||
+             annotations == TensorAnnotations::ForVllm033CloneElimination;
   trustOffsets_ = trustOffsets || valOnly_; // vLLM reads a val's offset as it is
   Graph& graph = imported->module().graph;
-  // First a look at every node (its op and target, which FX keeps on the node itself); then,
-  // for a neighbourhood, the selection reads the arguments and users it needs; then the
-  // chosen nodes are imported.
+  // First a look at every node (its op and target, which FX keeps on the node itself): whether
+  // some call may return an argument's tensor decides how every meta["val"] is read
+  // (findSharedValues). Then the nodes are imported.
   std::vector<ScannedNode> scanned;
   // The node list as a Python list: PyTorch 2.13's node iterator (torch._C._NodeIter), stepped
   // by pybind11's iterator, never ends; list() steps it as Python does.
@@ -417,20 +301,6 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
     scanned.push_back(scanNode(*imported, fxNode));
   }
   findSharedValues(scanned);
-  // A clone's neighbourhood is a handful of nodes. With a clone in every few nodes it would be
-  // most of the graph, and choosing it would cost more than it saves. (Either way the
-  // decisions are the same.)
-  constexpr size_t kNodesPerClone = 8;
-  // vLLM 0.33's output check asks for the storage of every output and input: the whole graph.
-  bool partial = neighbourhood && *neighbourhood != CloneEliminationMode::Vllm &&
-                 (!wholeWhenDense || imported->clones_ * kNodesPerClone < scanned.size());
-  std::vector<NeighbourhoodRole> roles;
-  if (partial) {
-    NeighbourhoodReader reader(*this, scanned);
-    roles = selectCloneNeighbourhood(reader, *liveSchemas_, *neighbourhood);
-  } else {
-    roles.assign(scanned.size(), NeighbourhoodRole::Imported);
-  }
   // Nodes are made in program order, so an argument naming a later node finds none.
   irNodes_.assign(scanned.size(), nullptr);
   uint32_t line = kSignatureLine + 1;
@@ -438,31 +308,17 @@ FxImporter::importGraph(py::handle fxGraph, TensorAnnotations annotations,
     const ScannedNode& node = scanned[position];
     uint32_t nodeLine = node.kind == Node::Kind::Placeholder ? kSignatureLine : line++;
     line += node.rebound; // the line `l_x_ = L_x_`
-    switch (roles[position]) {
-    case NeighbourhoodRole::Absent:
-      break;
-    case NeighbourhoodRole::StandIn:
-      irNodes_[position] = importStandIn(*imported, node, position, nodeLine);
-      break;
-    case NeighbourhoodRole::Imported:
-      irNodes_[position] = importNode(*imported, node, nodeLine, deferTensors);
-      break;
-    }
+    irNodes_[position] = importNode(*imported, node, nodeLine, deferTensors);
   }
   nodes_.clear();
   irNodes_.clear();
   if (!graph.output())
     throw std::invalid_argument("the graph has no output node");
   if (deferTensors)
-    annotateForCloneElimination(graph, !partial, neighbourhood == CloneEliminationMode::Vllm);
+    annotateForCloneElimination(graph,
+                                annotations == TensorAnnotations::ForVllm033CloneElimination);
   deferred_.clear();
   sharedValues_.clear();
-  if (!partial)
-    return imported;
-  // Deciding on the neighbourhood is exact only where no layout is inferred from nodes outside.
-  if (!cloneLayoutsAreStated(graph))
-    return importGraph(fxGraph, annotations, std::nullopt, wholeWhenDense, trustOffsets);
-  imported->neighbourhood_ = neighbourhood;
   return imported;
 }
 

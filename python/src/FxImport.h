@@ -4,7 +4,6 @@
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/support/OpenTable.h"
-#include "declone/transforms/CloneNeighbourhood.h"
 
 #include <cassert>
 #include <memory>
@@ -48,14 +47,11 @@ public:
   [[nodiscard]] py::handle fxNode(std::string_view name) const;
   /// How many aten.clone nodes (of any overload) the live graph has.
   [[nodiscard]] size_t clones() const { return clones_; }
-  /// The mode whose clone neighbourhood was imported; nullopt for the whole graph.
-  [[nodiscard]] std::optional<CloneEliminationMode> neighbourhood() const { return neighbourhood_; }
 
 private:
   friend class FxImporter;
   std::unique_ptr<GraphFile> file_;
   size_t clones_ = 0;
-  std::optional<CloneEliminationMode> neighbourhood_;
   std::shared_ptr<const SchemaRegistry> schemas_;
   /// Strong references keep the names' owners alive while the map is used.
   std::unordered_map<std::string_view, py::object> fxCalls_;
@@ -80,26 +76,20 @@ public:
     /// modes): a node whose val is not a tensor has no tensor annotation, whatever its
     /// tensor_meta says.
     ForVllmCloneElimination,
+    /// As ForVllmCloneElimination, with the graph's inputs and outputs too: vLLM 0.33's output
+    /// check reads them.
+    ForVllm033CloneElimination,
   };
 
-  /// Imports `graph` (a torch.fx.Graph). Node annotations come from `meta["val"]` (a tensor:
-  /// dtype, sizes, strides, device, storage offset; a SymInt: its expression) or, failing that,
-  /// `meta["tensor_meta"]` (dtype, sizes, strides). An annotation declone cannot read is left
-  /// out, which only makes the analyses more conservative. Each node's line is the line it has
-  /// in the text `dumps` writes, so remarks point into that text.
-  ///
-  /// With `neighbourhood` (and TensorAnnotations::ForCloneElimination), only what clone
-  /// elimination in that mode decides by is read (selectCloneNeighbourhood): reading a node
-  /// costs more than deciding, and most of a training graph is far from its clones. The other
-  /// nodes those refer to stand in as bare get_attrs named `_POSITION`; the rest are left out. The
-  /// whole graph is read instead where a clone's or source's layout lacks its storage offset (it
-  /// would be inferred from other nodes), and, with `wholeWhenDense`, where clones are so many that
-  /// the neighbourhood would be most of the graph anyway. Unless `trustOffsets`, the storage
-  /// offsets meta["val"] shows are not read (they are inferred as for TensorMetadata).
+  /// Imports `graph` (a torch.fx.Graph), every node of it. Node annotations come from
+  /// `meta["val"]` (a tensor: dtype, sizes, strides, device, storage offset; a SymInt: its
+  /// expression) or, failing that, `meta["tensor_meta"]` (dtype, sizes, strides). An annotation
+  /// declone cannot read is left out, which only makes the analyses more conservative. Each
+  /// node's line is the line it has in the text `dumps` writes, so remarks point into that text.
+  /// Unless `trustOffsets`, the storage offsets meta["val"] shows are not read (they are
+  /// inferred as for TensorMetadata).
   [[nodiscard]] std::unique_ptr<ImportedGraph>
-  importGraph(py::handle graph, TensorAnnotations annotations,
-              std::optional<CloneEliminationMode> neighbourhood = std::nullopt,
-              bool wholeWhenDense = true, bool trustOffsets = true);
+  importGraph(py::handle graph, TensorAnnotations annotations, bool trustOffsets = true);
 
 private:
   // Node import (FxImport.cpp).
@@ -121,21 +111,17 @@ private:
                    bool deferTensors);
   /// The op's schema (the live one where it differs) returns exactly one tensor.
   [[nodiscard]] bool returnsOneTensor(const Target& target);
-  /// A stand-in for the node at `position`: a placeholder or else a get_attr, with no
-  /// arguments, no annotation and the name `_POSITION` (see importGraph).
-  Node* importStandIn(ImportedGraph& imported, const ScannedNode& scanned, uint32_t position,
-                      uint32_t line);
   /// Starts an import: a module to build in, and the per-import state reset.
   std::unique_ptr<ImportedGraph> startImport();
   /// Chooses how arguments are read from the first fx node (see storesArguments).
   void chooseArgumentAttributes(py::handle firstFxNode);
   /// The IR node of an fx node of the current import, or nullptr if there is none (yet).
   [[nodiscard]] Node* importedNode(PyObject* fxNode) const;
-  class NeighbourhoodReader;
   /// Annotates the deferred tensors that clone elimination consults (see TensorAnnotations),
-  /// and all of them when a consulted one lacks its storage offset and `inferOffsets` is set.
-  /// `graphIo`: the outputs and placeholders too (vLLM 0.33's output check reads them).
-  void annotateForCloneElimination(Graph& graph, bool inferOffsets, bool graphIo);
+  /// and all of them when a consulted one lacks its storage offset or strides (they are
+  /// inferred from the others). `graphIo`: the outputs and placeholders too (vLLM 0.33's output
+  /// check reads them).
+  void annotateForCloneElimination(Graph& graph, bool graphIo);
   /// Whether `fxNode` keeps its arguments in `_args`/`_kwargs`, the very objects its `args` and
   /// `kwargs` properties return.
   [[nodiscard]] bool storesArguments(py::handle fxNode) const;
@@ -193,7 +179,7 @@ private:
   std::shared_ptr<SchemaRegistry> liveSchemas_;
   /// Interned attribute names: PyObject_GetAttr with a ready str skips building one per call.
   py::str opName_, nameName_, targetName_, argsName_, kwargsName_, storedArgsName_,
-      storedKwargsName_, metaName_, usersName_, shapeName_, strideName_, dtypeName_, deviceName_,
+      storedKwargsName_, metaName_, shapeName_, strideName_, dtypeName_, deviceName_,
       fakeDeviceName_, storageOffsetName_, isConjName_, isNegName_, schemaName_, valKey_,
       tensorMetaKey_;
   /// Per target object (kept alive by the reference held here): how it is spelled. Targets are
@@ -263,7 +249,7 @@ private:
   bool mayShareValues_ = false;
   /// The storage offsets of the current import's meta["val"] tensors are those of the values.
   bool trustOffsets_ = true;
-  /// TensorAnnotations::ForVllmCloneElimination: meta["val"] only.
+  /// TensorAnnotations::ForVllm(033)CloneElimination: meta["val"] only.
   bool valOnly_ = false;
   /// The live tensors that are the meta["val"] of more than one node of the current import.
   /// An in-place or out= op returns its argument's tensor itself, and make_fx before about

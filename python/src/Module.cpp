@@ -44,10 +44,6 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
                           const std::string& mode) {
   declone::CloneEliminationOptions options;
   options.mode = parseMode(mode);
-  if (imported.neighbourhood() && *imported.neighbourhood() != options.mode)
-    throw std::invalid_argument("the graph was imported as the clone neighbourhood of the other "
-                                "mode; import it again for mode '" +
-                                mode + "'");
   options.schemas = &imported.schemas();
   options.donated = donatedMask(imported.module().graph, donated);
   std::vector<declone::Remark> remarks =
@@ -146,19 +142,24 @@ PYBIND11_MODULE(_declone, module) {
       .def(py::init<TorchTypes>(), py::arg("types"))
       .def(
           "import_graph",
-          [](FxImporter& self, py::handle graph, bool forCloneElimination,
-             const std::string& neighbourhood, bool wholeWhenDense, bool trustOffsets,
-             std::optional<std::map<std::string, int64_t>> symbolRanges) {
-            std::optional<declone::CloneEliminationMode> mode;
-            if (!neighbourhood.empty())
-              mode = parseMode(neighbourhood);
+          [](FxImporter& self, py::handle graph, bool forCloneElimination, const std::string& mode,
+             bool trustOffsets, std::optional<std::map<std::string, int64_t>> symbolRanges) {
             using Annotations = FxImporter::TensorAnnotations;
-            Annotations annotations = !forCloneElimination ? Annotations::All
-                                      : mode && *mode != declone::CloneEliminationMode::Safe
-                                          ? Annotations::ForVllmCloneElimination
-                                          : Annotations::ForCloneElimination;
+            Annotations annotations = Annotations::All;
+            if (forCloneElimination)
+              switch (mode.empty() ? declone::CloneEliminationMode::Safe : parseMode(mode)) {
+              case declone::CloneEliminationMode::Safe:
+                annotations = Annotations::ForCloneElimination;
+                break;
+              case declone::CloneEliminationMode::Vllm:
+                annotations = Annotations::ForVllm033CloneElimination;
+                break;
+              case declone::CloneEliminationMode::Vllm032:
+                annotations = Annotations::ForVllmCloneElimination;
+                break;
+              }
             std::unique_ptr<ImportedGraph> imported =
-                self.importGraph(graph, annotations, mode, wholeWhenDense, trustOffsets);
+                self.importGraph(graph, annotations, trustOffsets);
             declone::SymContext& sym = imported->module().graph.context().sym();
             if (!symbolRanges)
               declareSizeRanges(imported->file());
@@ -167,18 +168,14 @@ PYBIND11_MODULE(_declone, module) {
                 sym.declareLowerBound(name, lower);
             return imported;
           },
-          py::arg("graph"), py::arg("for_clone_elimination") = false, py::arg("neighbourhood") = "",
-          py::arg("whole_when_dense") = true, py::arg("trust_offsets") = true,
-          py::arg("symbol_ranges") = py::none(),
-          "Imports a torch.fx.Graph; node annotations come from meta['val'] or "
+          py::arg("graph"), py::arg("for_clone_elimination") = false, py::arg("mode") = "",
+          py::arg("trust_offsets") = true, py::arg("symbol_ranges") = py::none(),
+          "Imports a torch.fx.Graph, every node of it; node annotations come from meta['val'] or "
           "meta['tensor_meta']. for_clone_elimination reads only the tensor annotations the "
-          "pass consults, and the text of such a graph lacks the others. neighbourhood "
-          "('safe' or 'vllm', with for_clone_elimination) reads only the nodes clone "
-          "elimination in that mode decides by: the others they refer to are bare get_attr "
-          "stand-ins named _POSITION, and the rest are left out. The whole graph is read "
-          "where layouts lack storage offsets, and (unless whole_when_dense is false) where "
-          "clones are so dense that the neighbourhood would be most of it. trust_offsets=False "
-          "reads no storage offset from meta['val'] (they are inferred). symbol_ranges maps "
-          "each symbol of the trace's ShapeEnv to its smallest value; without it, the ranges "
-          "PyTorch gives a dump's sizes are assumed (declone::declareSizeRanges).");
+          "pass consults, and the text of such a graph lacks the others; with mode 'vllm' or "
+          "'vllm-0.32' they are read from meta['val'] alone, as vLLM reads them ('' reads them "
+          "as 'safe' does). trust_offsets=False reads no storage offset from meta['val'] (they "
+          "are inferred). symbol_ranges maps each symbol of the trace's ShapeEnv to its "
+          "smallest value; without it, the ranges PyTorch gives a dump's sizes are assumed "
+          "(declone::declareSizeRanges).");
 }

@@ -85,15 +85,14 @@ def test_model_dead_clones_removed(name):
 @pytest.mark.parametrize("name", MODELS)
 def test_model_partial_import_decides_as_a_full_one(name, phase):
     """eliminate_clones reads only the tensor annotations the pass consults: on real models it
-    must decide exactly as with every annotation read (the graph is not rewritten here). (vllm
-    mode imports the whole graph, vllm-0.32 the clones' neighbourhood.)"""
+    must decide exactly as with every annotation read (the graph is not rewritten here)."""
     gm, _ = traced_model(name, phase)
     for mode in ("safe", "vllm", "vllm-0.32"):
         full = declone.fx._import(gm.graph, False).eliminate_clones([], mode)[0]
         expected = [(r.node, r.line, r.decision, r.reason, r.detail) for r in full]
         partial = declone.fx._import(gm.graph, True).eliminate_clones([], mode)[0]
         assert [(r.node, r.line, r.decision, r.reason, r.detail) for r in partial] == expected
-        # The clones' neighbourhood alone, as eliminate_clones reads it.
-        neighbourhood = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
-        decided = neighbourhood.eliminate_clones([], mode)[0]
+        # The annotations as eliminate_clones reads them in that mode (meta["val"] alone in the
+        # vllm modes).
+        decided = declone.fx._import(gm.graph, True, mode).eliminate_clones([], mode)[0]
         assert [(r.node, r.line, r.decision, r.reason, r.detail) for r in decided] == expected

@@ -295,11 +295,11 @@ def _decisions(imported, mode):
 def _whole(graph, mode):
     """Every node of ``graph`` imported as ``mode`` reads it: the vllm modes read meta["val"]
     alone, as vLLM does (a node with only tensor_meta, or whose val another node shares, is not
-    what the text import makes of it); vllm (0.33) always imports the whole graph."""
+    what the text import makes of it); vllm (0.33)'s output check reads the annotations of
+    the graph's inputs and outputs too."""
     if mode == "safe":
         return declone.fx._import(graph, False)
-    return declone.fx._IMPORTER.import_graph(graph, for_clone_elimination=True,
-                                             neighbourhood="vllm")
+    return declone.fx._IMPORTER.import_graph(graph, for_clone_elimination=True, mode="vllm")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -316,45 +316,31 @@ def test_partial_import_decides_as_a_full_one(name, tracing_mode, mode):
     if mode == "safe":
         partial = declone.fx._import(gm.graph, True)
         assert _decisions(partial, mode) == expected
-    # And on the clones' neighbourhood alone, even where clones are dense enough that
-    # eliminate_clones would read the whole graph.
-    neighbourhood = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
-    assert _decisions(neighbourhood, mode) == expected
+    # And with the annotations as eliminate_clones reads them in that mode.
+    assert _decisions(declone.fx._import(gm.graph, True, mode), mode) == expected
 
 
-def test_neighbourhood_import_leaves_out_what_no_decision_depends_on():
-    """A clone far from the rest of a graph: its neighbourhood import reads the clone, its
-    source and their users, stands in for what those refer to, and leaves the rest out. vLLM
-    0.33's output check asks for the storage of every graph input and output: its import is the
-    whole graph."""
+def test_import_reads_the_whole_graph():
+    """A clone far from the rest of a graph: eliminate_clones' import is still every node, with
+    the names and lines `dumps` gives them, in every mode."""
     def f(x, y):
         unrelated = ((y * 2).sin() + 1).relu()
         c = x.clone()
         return c + 1, unrelated
     gm = trace(f, torch.randn(4), torch.randn(4))
+    names = [n.name for n in gm.graph.nodes if n.op not in ("placeholder", "output")]
     for mode in MODES:
-        imported = declone.fx._import(gm.graph, True, neighbourhood=mode, whole_when_dense=False)
+        imported = declone.fx._import(gm.graph, True, mode)
         text = imported.text()
-        assert "clone" in text and "torch.ops.aten.add.Tensor" in text
-        expected = _decisions(_whole(gm.graph, mode), mode)
-        if mode == "vllm":
-            assert "torch.ops.aten.sin" in text and "torch.ops.aten.relu" in text
-            assert _decisions(imported, mode) == expected
-            continue
-        assert "torch.ops.aten.sin" not in text and "torch.ops.aten.relu" not in text
-        relu = [n for n in gm.graph.nodes].index(next(n for n in gm.graph.nodes
-                                                       if n.name == "relu"))
-        assert f"_{relu} = self._{relu}" in text  # the output refers to it: a stand-in
-        for other in MODES:
-            if other != mode:
-                with pytest.raises(ValueError, match="neighbourhood of the other mode"):
-                    imported.eliminate_clones([], other)
-        assert _decisions(imported, mode) == expected
+        defined = {line.split()[0].rstrip(":") for line in text.strip().splitlines()[2:-1]}
+        assert defined == set(names), (mode, text)
+        assert imported.clones == 1
+        assert _decisions(imported, mode) == _decisions(_whole(gm.graph, mode), mode)
 
 
-def test_neighbourhood_import_counts_negative_getitem_indices_from_the_end():
-    """`max_1[-2]` is `max_1[0]`, the clone's source, as Python counts: the write through it is
-    read with the neighbourhood, which decides as the whole graph."""
+def test_import_counts_negative_getitem_indices_from_the_end():
+    """`max_1[-2]` is `max_1[0]`, the clone's source, as Python counts: the write through it
+    keeps the clone in safe mode, as with every annotation read."""
     def f(x):
         values, indices = torch.max(x * 2, 0)
         return values.clone(), indices * 2
@@ -371,11 +357,9 @@ def test_neighbourhood_import_counts_negative_getitem_indices_from_the_end():
     output.args = ((*output.args[0], write),)
     graph.lint()
     for mode in MODES:
-        imported = declone.fx._IMPORTER.import_graph(
-            graph, for_clone_elimination=True, neighbourhood=mode, whole_when_dense=False)
-        if mode == "safe":
-            assert "torch.ops.aten.add_.Tensor" in imported.text()
+        imported = declone.fx._import(graph, True, mode)
         assert _decisions(imported, mode) == _decisions(_whole(graph, mode), mode)
+    assert _decisions(declone.fx._import(graph, True), "safe")[0][0][2] == "kept"
 
 
 def test_remarks_are_the_core_remark_type():
