@@ -2,6 +2,7 @@
 #pragma once
 
 #include "declone/ir/Graph.h"
+#include "declone/runtime/Executor.h"
 #include "declone/support/Result.h"
 
 #include <ATen/ATen.h>
@@ -9,6 +10,7 @@
 #include <ATen/core/ivalue.h>
 #include <ATen/core/stack.h>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -16,6 +18,10 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+namespace torch {
+class Library;
+} // namespace torch
 
 namespace declone::runtime::detail {
 
@@ -56,7 +62,7 @@ struct Inputs {
   /// The contents of the memory kernels leave uninitialized: an input of the run like the others.
   UninitializedFill uninitialized = UninitializedFill::Zeros;
   /// Filled by the run, not an input: the ops it called that ran a stand-in kernel
-  /// (registerStandInKernels) rather than their own, by name (`_C::rms_norm`). Their results
+  /// (MissingKernels) rather than their own, by name (`_C::rms_norm`). Their results
   /// follow the schema, not the op's mathematics, which a verdict must say. copyInputs leaves it
   /// empty: each run records its own.
   std::set<std::string> standInsRun;
@@ -92,15 +98,11 @@ struct Inputs {
 [[nodiscard]] std::optional<c10::IValue> pythonArithmetic(std::string_view name,
                                                           const std::vector<c10::IValue>& operands);
 
-/// Registers stand-in kernels for the supplement's custom ops that this libtorch lacks (once).
-void registerStandInKernels();
-/// The same for the schemas of `schemaText` (a --schemas file); returns how many it registered.
-size_t registerStandInKernels(std::string_view schemaText);
-/// Whether `op`'s CPU kernel is a stand-in registered by the above.
-[[nodiscard]] bool isStandIn(const c10::OperatorName& op);
-/// Registers CPU kernels for the prims PyTorch defines in Python (iota, the low-memory max pool
-/// pair, ...), which Inductor's post-grad graphs call. Idempotent.
-void registerPrimsKernels();
+/// Whether `op`'s CPU kernel is a stand-in `kernels` registered; false without kernels.
+[[nodiscard]] bool isStandIn(const MissingKernels* kernels, const c10::OperatorName& op);
+/// CPU kernels for the prims PyTorch defines in Python (iota, the low-memory max pool pair, ...),
+/// which Inductor's post-grad graphs call, registered while the library lives.
+[[nodiscard]] std::unique_ptr<torch::Library> registerPrimsKernels();
 
 /// What a call leaves uninitialized, measured before its kernel runs (see Uninitialized.cpp).
 struct PendingFill {
@@ -150,11 +152,14 @@ uninitializedSources(const Graph& graph, std::span<const Node* const> allocation
 /// `nodeValues` receives each call node's tensor as it was when the node ran (a shallow alias:
 /// later in-place metadata ops do not change its layout), or with `snapshot` false the tensor
 /// itself, as the graph left it.
+/// `kernels` (or nullptr) is the program's MissingKernels: the ops that ran its stand-ins are
+/// recorded in `inputs.standInsRun`.
 [[nodiscard]] Result<std::vector<c10::IValue>>
-execute(const Graph& graph, Inputs& inputs, std::vector<c10::IValue>* nodeValues = nullptr,
-        bool snapshot = true);
+execute(const Graph& graph, Inputs& inputs, const MissingKernels* kernels,
+        std::vector<c10::IValue>* nodeValues = nullptr, bool snapshot = true);
 /// As above, for the graph of `module`: calls of its nested subgraphs (invoke_subgraph, wrap)
 /// run their bodies.
-[[nodiscard]] Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs);
+[[nodiscard]] Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs,
+                                                       const MissingKernels* kernels);
 
 } // namespace declone::runtime::detail

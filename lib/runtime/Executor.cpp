@@ -110,8 +110,9 @@ at::Tensor clonePreservingStrides(const at::Tensor& tensor) {
 
 class Executor {
 public:
-  Executor(const Graph& graph, Inputs& inputs, const GraphModule* module = nullptr)
-      : graph_(graph), inputs_(inputs), module_(module) {}
+  Executor(const Graph& graph, Inputs& inputs, const MissingKernels* kernels,
+           const GraphModule* module = nullptr)
+      : graph_(graph), inputs_(inputs), kernels_(kernels), module_(module) {}
 
   Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues, bool snapshot);
 
@@ -153,7 +154,8 @@ private:
 
   const Graph& graph_;
   Inputs& inputs_;
-  const GraphModule* module_; ///< the graph's module, whose nested classes calls may run
+  const MissingKernels* kernels_; ///< for standInsRun; null: no stand-ins
+  const GraphModule* module_;     ///< the graph's module, whose nested classes calls may run
   std::vector<c10::IValue> values_;
   const Node* current_ = nullptr;
 };
@@ -310,7 +312,7 @@ Status Executor::callKernel(const Node* node, const Target& target, const c10::O
                             torch::jit::Stack& stack) {
   if (std::string unchecked = uncheckedIndexing(op.schema(), stack); !unchecked.empty())
     return fail(node, opName(target) + " does not run here: " + unchecked);
-  if (isStandIn(op.operator_name()))
+  if (isStandIn(kernels_, op.operator_name()))
     inputs_.standInsRun.insert(opName(target));
   try {
     op.callBoxed(&stack);
@@ -766,7 +768,7 @@ Status Executor::runSubgraph(const Node* node, size_t bodyIndex, std::span<const
       return fail(node, "only nodes and integers can be passed to a subgraph here");
     operands.values.push_back({c10::IValue(*value), at::Tensor()});
   }
-  Result<std::vector<c10::IValue>> outputs = execute(*body, operands);
+  Result<std::vector<c10::IValue>> outputs = execute(*body, operands, kernels_);
   inputs_.standInsRun.merge(operands.standInsRun); // the body's calls are the call's
   if (!outputs.ok())
     return outputs.error();
@@ -966,21 +968,15 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
 
 } // namespace
 
-/// Kernels for the ops this libtorch lacks: the supplement's custom ops and Python's prims.
-static void registerMissingKernels() {
-  registerStandInKernels();
-  registerPrimsKernels();
-}
-
 Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
+                                         const MissingKernels* kernels,
                                          std::vector<c10::IValue>* nodeValues, bool snapshot) {
-  registerMissingKernels();
-  return Executor(graph, inputs).run(nodeValues, snapshot);
+  return Executor(graph, inputs, kernels).run(nodeValues, snapshot);
 }
 
-Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs) {
-  registerMissingKernels();
-  return Executor(module.graph, inputs, &module).run(nullptr, true);
+Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs,
+                                         const MissingKernels* kernels) {
+  return Executor(module.graph, inputs, kernels, &module).run(nullptr, true);
 }
 
 } // namespace declone::runtime::detail

@@ -7,7 +7,6 @@
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <memory>
-#include <mutex>
 #include <torch/library.h>
 
 namespace declone::runtime::detail {
@@ -147,34 +146,31 @@ void define(torch::Library& library, const char* schema) {
 
 } // namespace
 
-void registerPrimsKernels() {
-  static std::once_flag once;
-  static std::unique_ptr<torch::Library> library;
-  std::call_once(once, [] {
-    library = std::make_unique<torch::Library>(torch::Library::FRAGMENT, "prims", c10::nullopt,
-                                               __FILE__, __LINE__);
-    // The schemas as torch/_prims and inductor_prims.py define them.
-    define<&iota>(*library, "iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, "
-                            "Device device, bool requires_grad) -> Tensor");
-    define<&convertElementType>(*library,
-                                "convert_element_type(Tensor a, ScalarType dtype) -> Tensor");
-    define<&fma>(*library, "fma(Tensor a, Tensor b, Tensor c) -> Tensor");
-    define<&empty>(*library, "empty(SymInt[] shape, *, ScalarType dtype, Device device, bool "
-                             "requires_grad) -> Tensor");
-    define<&emptyStrided>(*library, "empty_strided(SymInt[] shape, SymInt[] strides, *, ScalarType "
-                                    "dtype, Device device, bool requires_grad) -> Tensor");
-    define<&emptyPermuted>(*library, "empty_permuted(SymInt[] shape, int[] physical_layout, *, "
-                                     "ScalarType dtype, Device device, bool requires_grad) -> "
-                                     "Tensor");
-    define<&maxPoolWithOffsets>(
-        *library, "_low_memory_max_pool_with_offsets(Tensor self, SymInt[] kernel_size, SymInt[] "
-                  "stride, SymInt[] padding, SymInt[] dilation, bool ceil_mode) -> (Tensor, "
-                  "Tensor)");
-    define<&maxPoolOffsetsToIndices>(
-        *library, "_low_memory_max_pool_offsets_to_indices(Tensor self, SymInt[] kernel_size, "
-                  "SymInt[] input_size, SymInt[] stride, SymInt[] padding, SymInt[] dilation) -> "
-                  "Tensor");
-  });
+std::unique_ptr<torch::Library> registerPrimsKernels() {
+  auto library = std::make_unique<torch::Library>(torch::Library::FRAGMENT, "prims", c10::nullopt,
+                                                  __FILE__, __LINE__);
+  // The schemas as torch/_prims and inductor_prims.py define them.
+  define<&iota>(*library, "iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, "
+                          "Device device, bool requires_grad) -> Tensor");
+  define<&convertElementType>(*library,
+                              "convert_element_type(Tensor a, ScalarType dtype) -> Tensor");
+  define<&fma>(*library, "fma(Tensor a, Tensor b, Tensor c) -> Tensor");
+  define<&empty>(*library, "empty(SymInt[] shape, *, ScalarType dtype, Device device, bool "
+                           "requires_grad) -> Tensor");
+  define<&emptyStrided>(*library, "empty_strided(SymInt[] shape, SymInt[] strides, *, ScalarType "
+                                  "dtype, Device device, bool requires_grad) -> Tensor");
+  define<&emptyPermuted>(*library, "empty_permuted(SymInt[] shape, int[] physical_layout, *, "
+                                   "ScalarType dtype, Device device, bool requires_grad) -> "
+                                   "Tensor");
+  define<&maxPoolWithOffsets>(
+      *library, "_low_memory_max_pool_with_offsets(Tensor self, SymInt[] kernel_size, SymInt[] "
+                "stride, SymInt[] padding, SymInt[] dilation, bool ceil_mode) -> (Tensor, "
+                "Tensor)");
+  define<&maxPoolOffsetsToIndices>(
+      *library, "_low_memory_max_pool_offsets_to_indices(Tensor self, SymInt[] kernel_size, "
+                "SymInt[] input_size, SymInt[] stride, SymInt[] padding, SymInt[] dilation) -> "
+                "Tensor");
+  return library;
 }
 
 } // namespace declone::runtime::detail

@@ -11,16 +11,26 @@
 // and dtype of the first tensor argument (all_reduce, weak_ref_tensor), the shape most such ops
 // return, since a stand-in cannot know the others'.
 #include "Execution.h"
+#include "declone/runtime/Executor.h"
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/support/Lines.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <memory>
-#include <mutex>
 #include <torch/library.h>
 #include <unordered_set>
 
-namespace declone::runtime::detail {
+namespace declone::runtime {
+
+/// What a MissingKernels added to the dispatcher: its registrations last as long as their
+/// libraries do.
+struct detail::KernelRegistrations {
+  std::vector<std::unique_ptr<torch::Library>> libraries;
+  /// The ops defined with a stand-in, for isStandIn.
+  std::unordered_set<c10::OperatorName> ops;
+};
+
+namespace detail {
 namespace {
 
 bool isWriteOnlyName(const std::string& name) {
@@ -101,15 +111,9 @@ bool standInFits(const OpSchema& schema) {
   return (writes || !schema.returns.empty()) && (!makesTensors || tensorArgument);
 }
 
-struct Registrations {
-  std::vector<std::unique_ptr<torch::Library>> libraries;
-  /// The ops defined with a stand-in, for isStandIn.
-  std::unordered_set<c10::OperatorName> ops;
-};
-
 /// Defines `line`'s op with a stand-in CPU kernel when it fits one and this libtorch has no op of
 /// that name; false when it was not registered.
-bool registerStandIn(std::string_view line, Registrations& registrations) {
+bool registerStandIn(std::string_view line, KernelRegistrations& registrations) {
   Result<OpSchema> schema = parseSchema(line);
   if (line.empty() || line.front() == '#' || !schema.ok() || schema->opNamespace.empty() ||
       schema->opNamespace == "aten" || schema->opNamespace == "prims" || !standInFits(*schema))
@@ -134,45 +138,33 @@ bool registerStandIn(std::string_view line, Registrations& registrations) {
   }
 }
 
-Registrations& registrations() {
-  static Registrations instance;
-  return instance;
-}
-
-std::mutex& registrationMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
 } // namespace
 
-void registerStandInKernels() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::lock_guard lock(registrationMutex());
-    for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources())
-      if (source.name == "supplement")
-        forEachLine(source.text, [&](std::string_view line, uint32_t) {
-          (void)registerStandIn(line, registrations());
-          return true;
-        });
-  });
+bool isStandIn(const MissingKernels* kernels, const c10::OperatorName& op) {
+  return kernels && kernels->registrations().ops.contains(op);
 }
 
-bool isStandIn(const c10::OperatorName& op) {
-  std::lock_guard lock(registrationMutex());
-  return registrations().ops.contains(op);
+} // namespace detail
+
+MissingKernels::MissingKernels() : registrations_(std::make_unique<detail::KernelRegistrations>()) {
+  registrations_->libraries.push_back(detail::registerPrimsKernels());
+  for (const SchemaRegistry::Source& source : SchemaRegistry::builtinSources())
+    if (source.name == "supplement")
+      forEachLine(source.text, [&](std::string_view line, uint32_t) {
+        (void)detail::registerStandIn(line, *registrations_);
+        return true;
+      });
 }
 
-size_t registerStandInKernels(std::string_view schemaText) {
-  registerStandInKernels();
-  std::lock_guard lock(registrationMutex());
+MissingKernels::~MissingKernels() = default;
+
+size_t MissingKernels::addStandIns(std::string_view schemaText) {
   size_t registered = 0;
   forEachLine(schemaText, [&](std::string_view line, uint32_t) {
-    registered += registerStandIn(trim(line), registrations()) ? 1 : 0;
+    registered += detail::registerStandIn(trim(line), *registrations_) ? 1 : 0;
     return true;
   });
   return registered;
 }
 
-} // namespace declone::runtime::detail
+} // namespace declone::runtime

@@ -372,14 +372,14 @@ struct Run {
 /// Runs the graph, or the graph of `module` with its nested subgraphs when there is one, on a
 /// copy of `inputs`, with `fill` in the memory kernels leave uninitialized.
 Result<Run> run(const Graph& graph, const GraphModule* module, const Inputs& inputs, uint64_t seed,
-                detail::UninitializedFill fill) {
+                detail::UninitializedFill fill, const MissingKernels* kernels) {
   Run out{{}, detail::copyInputs(inputs)};
   out.inputs.uninitialized = fill;
   // Random ops (dropout's bernoulli_) draw the same numbers in every run: removing a clone does
   // not change the order in which they run.
   at::manual_seed(seed);
-  Result<std::vector<c10::IValue>> outputs =
-      module ? detail::execute(*module, out.inputs) : detail::execute(graph, out.inputs);
+  Result<std::vector<c10::IValue>> outputs = module ? detail::execute(*module, out.inputs, kernels)
+                                                    : detail::execute(graph, out.inputs, kernels);
   if (!outputs.ok())
     return outputs.error();
   out.outputs = std::move(outputs).value();
@@ -423,10 +423,10 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     uint64_t seed = options.seed + trial;
     // Both graphs with one fill: the original, then the rewrite.
     auto runBoth = [&](detail::UninitializedFill fill) -> Result<std::pair<Run, Run>> {
-      Result<Run> original = run(before, beforeModule, *inputs, seed, fill);
+      Result<Run> original = run(before, beforeModule, *inputs, seed, fill, options.kernels);
       if (!original.ok())
         return original.error();
-      Result<Run> rewrite = run(after, afterModule, *inputs, seed, fill);
+      Result<Run> rewrite = run(after, afterModule, *inputs, seed, fill, options.kernels);
       if (!rewrite.ok())
         return rewrite.error();
       return std::pair(std::move(original).value(), std::move(rewrite).value());
@@ -518,10 +518,6 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
 
 } // namespace
 
-size_t addStandInKernels(std::string_view schemaText) {
-  return detail::registerStandInKernels(schemaText);
-}
-
 /// verifyGraphs, with what libtorch throws while comparing (a layout or dtype it has no kernel
 /// for) as an error rather than an escaped exception.
 Result<Verdict> verifyOrError(const Graph& before, const GraphModule* beforeModule,
@@ -544,13 +540,14 @@ Result<Verdict> verify(const GraphModule& before, const GraphModule& after,
   return verifyOrError(before.graph, &before, after.graph, &after, options);
 }
 
-Status annotateFromExecution(Graph& graph, uint64_t seed, AnnotationTime when) {
+Status annotateFromExecution(Graph& graph, uint64_t seed, AnnotationTime when,
+                             const MissingKernels* kernels) {
   Result<Inputs> inputs = detail::makeInputs(graph, seed);
   if (!inputs.ok())
     return inputs.error();
   std::vector<c10::IValue> values;
   Result<std::vector<c10::IValue>> outputs =
-      detail::execute(graph, *inputs, &values, when == AnnotationTime::WhenMade);
+      detail::execute(graph, *inputs, kernels, &values, when == AnnotationTime::WhenMade);
   if (!outputs.ok())
     return outputs.error();
   Context& context = graph.context();

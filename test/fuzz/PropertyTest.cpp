@@ -123,6 +123,7 @@ Result<ModeRun> runMode(const Graph& original, std::string_view text, CloneElimi
   verifyOptions.seed = seed;
   verifyOptions.trials = trials;
   verifyOptions.donated = donated;
+  verifyOptions.kernels = &fuzz::generatedGraphKernels();
   auto verdict = runtime::verify(original, (*file)->modules.front()->graph, verifyOptions);
   if (verdict.ok()) {
     run.verdict = std::move(verdict).value();
@@ -160,6 +161,7 @@ Result<Evaluation> evaluate(std::string_view text, const std::vector<bool>& dona
     options.seed = seed;
     options.trials = trials;
     options.donated = donated;
+    options.kernels = &fuzz::generatedGraphKernels();
     auto itself = runtime::verify(graph, graph, options);
     if (!itself.ok())
       return Error{"the graph cannot run: " + itself.error().format("<graph>")};

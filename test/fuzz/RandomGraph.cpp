@@ -561,6 +561,11 @@ Status checkPredictions(const Graph& graph, const std::vector<Value>& values, bo
 
 } // namespace
 
+const runtime::MissingKernels& generatedGraphKernels() {
+  static const runtime::MissingKernels kernels;
+  return kernels;
+}
+
 Result<std::string> tryRandomGraphText(uint64_t seed, const RandomGraphOptions& options) {
   Generator generator(seed, options);
   std::string skeleton = generator.run();
@@ -571,7 +576,8 @@ Result<std::string> tryRandomGraphText(uint64_t seed, const RandomGraphOptions& 
   Random rng(seed ^ 0x5bd1e9955bd1e995ULL);
   bool live = rng.chance(options.liveAnnotationChance);
   Status annotated = runtime::annotateFromExecution(
-      graph, seed, live ? runtime::AnnotationTime::AtEnd : runtime::AnnotationTime::WhenMade);
+      graph, seed, live ? runtime::AnnotationTime::AtEnd : runtime::AnnotationTime::WhenMade,
+      &generatedGraphKernels());
   if (!annotated.ok())
     return Error{"generated graph does not run: " + annotated.error().format("<generated>")};
   Status predicted = checkPredictions(graph, generator.values(), live);

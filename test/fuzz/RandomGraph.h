@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <string>
 
+namespace declone::runtime {
+class MissingKernels;
+} // namespace declone::runtime
+
 namespace declone::fuzz {
 
 struct RandomGraphOptions {
@@ -50,5 +54,9 @@ using Random = DeterministicRandom;
 /// tryRandomGraphText, aborting with the error and the skeleton on failure. Deterministic per
 /// seed and options.
 [[nodiscard]] std::string randomGraphText(uint64_t seed, const RandomGraphOptions& options);
+
+/// The kernels generated graphs call that libtorch lacks (vLLM's custom ops, prims), registered
+/// on first use for the rest of the process: runtime::verify needs them too.
+[[nodiscard]] const runtime::MissingKernels& generatedGraphKernels();
 
 } // namespace declone::fuzz

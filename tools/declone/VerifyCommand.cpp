@@ -87,7 +87,7 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
 
 /// Gives the ops of each schema file that have no kernel a stand-in; false (reported) when a
 /// file cannot be read or parsed.
-bool addStandIns(const std::vector<std::string>& schemaFiles) {
+bool addStandIns(const std::vector<std::string>& schemaFiles, runtime::MissingKernels& kernels) {
   for (const std::string& path : schemaFiles) {
     // The schemas are checked as opt reads them; the ops without a kernel get stand-ins.
     SchemaRegistry registry;
@@ -97,7 +97,7 @@ bool addStandIns(const std::vector<std::string>& schemaFiles) {
       reportDiagnostic(path, loaded.error());
       return false;
     }
-    (void)runtime::addStandInKernels(*text);
+    (void)kernels.addStandIns(*text);
   }
   return true;
 }
@@ -106,12 +106,14 @@ int verifyRewrite(const GraphFile& before, const GraphFile& after, std::string_v
                   const std::vector<std::vector<bool>>& donated,
                   const std::vector<std::string>& schemaFiles) {
   setCommandName("opt");
-  if (!addStandIns(schemaFiles))
+  runtime::MissingKernels kernels;
+  if (!addStandIns(schemaFiles, kernels))
     return kBadInput;
   uint64_t memoryLimit = defaultMemoryLimit();
   std::vector<std::string> standIns;
   for (size_t i = 0; i < before.modules.size(); ++i) {
     runtime::VerifyOptions options;
+    options.kernels = &kernels;
     options.donated = i < donated.size() ? donated[i] : std::vector<bool>();
     options.memoryLimit = memoryLimit;
     Result<runtime::Verdict> verdict =
@@ -169,7 +171,9 @@ int runVerify(std::span<const std::string_view> args) {
   }
   if (!setInputSizeLimit(flags.maxInputSize))
     return kBadInput;
-  if (!addStandIns(flags.schemaFiles))
+  runtime::MissingKernels kernels;
+  options.kernels = &kernels;
+  if (!addStandIns(flags.schemaFiles, kernels))
     return kBadInput;
   std::unique_ptr<GraphFile> before = loadGraphFile(files[0]);
   if (!before)

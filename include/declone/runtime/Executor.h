@@ -8,11 +8,43 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace declone::runtime {
+
+namespace detail {
+struct KernelRegistrations;
+} // namespace detail
+
+/// Kernels for the ops this libtorch lacks, in libtorch's dispatcher (the process's) while this
+/// object lives: stand-ins that follow the schema (see StandInKernels.cpp) for the supplement's
+/// custom ops (vLLM's _C and vllm ops) and for those addStandIns is given, and the prims that
+/// PyTorch defines in Python and Inductor's post-grad graphs call (iota, ...). A program makes
+/// one before it runs graphs that call such ops and passes it to verify or
+/// annotateFromExecution; without it, such an op is an error (no kernel). One at a time: a
+/// second finds the ops defined and adds nothing. addStandIns must not overlap a run.
+class MissingKernels {
+public:
+  MissingKernels();
+  ~MissingKernels();
+  MissingKernels(const MissingKernels&) = delete;
+  MissingKernels& operator=(const MissingKernels&) = delete;
+
+  /// Gives the custom ops of `schemaText` (schema lines, as `--schemas` files hold them) that
+  /// this libtorch has no kernel for a stand-in kernel, so that graphs calling them can run.
+  /// Returns how many ops got one.
+  size_t addStandIns(std::string_view schemaText);
+
+  /// What was registered, for the runtime.
+  [[nodiscard]] const detail::KernelRegistrations& registrations() const { return *registrations_; }
+
+private:
+  std::unique_ptr<detail::KernelRegistrations> registrations_;
+};
 
 struct VerifyOptions {
   uint64_t seed = 1;
@@ -31,6 +63,8 @@ struct VerifyOptions {
   uint64_t memoryLimit = 0;
   /// Called after each trial.
   std::function<void()> trialDone;
+  /// The program's kernels for the ops this libtorch lacks; none: such an op is an error.
+  const MissingKernels* kernels = nullptr;
 };
 
 struct Verdict {
@@ -41,17 +75,12 @@ struct Verdict {
   /// What was not compared by value, and why, one line per output or input, e.g. `output 0
   /// compared by metadata only: its values come from uninitialized memory (empty)`.
   std::vector<std::string> notes;
-  /// The ops either graph called that ran a stand-in kernel (addStandInKernels, and the built-in
-  /// one for vLLM's ops) instead of their own, by name (`_C::rms_norm`), sorted. What they
-  /// compute follows their schema, not their mathematics: an equivalence holds for them only as
-  /// far as their layouts and aliasing go, which the verdict must say.
+  /// The ops either graph called that ran a stand-in kernel (MissingKernels: the built-in ones
+  /// for vLLM's ops, and addStandIns') instead of their own, by name (`_C::rms_norm`), sorted. What
+  /// they compute follows their schema, not their mathematics: an equivalence holds for them only
+  /// as far as their layouts and aliasing go, which the verdict must say.
   std::vector<std::string> standIns;
 };
-
-/// Gives the custom ops of `schemaText` (schema lines, as `--schemas` files hold them) that this
-/// libtorch has no kernel for a stand-in kernel that follows the schema (see StandInKernels.cpp),
-/// so that graphs calling them can run. Returns how many ops got one.
-size_t addStandInKernels(std::string_view schemaText);
 
 /// Runs `before` and `after` on the same inputs and compares every output's values, sizes,
 /// strides and storage offset, every input's final contents (unless donated), and which outputs
@@ -77,7 +106,9 @@ enum class AnnotationTime { WhenMade, AtEnd };
 /// value is a tensor with what execution produced: dtype, sizes, strides, device ("cpu") and,
 /// when non-zero, the `@OFFSET` storage offset. For generators that need true annotations;
 /// the placeholders' sizes must be constant (they are what the inputs are made from).
+/// `kernels`: as VerifyOptions::kernels.
 [[nodiscard]] Status annotateFromExecution(Graph& graph, uint64_t seed,
-                                           AnnotationTime when = AnnotationTime::WhenMade);
+                                           AnnotationTime when = AnnotationTime::WhenMade,
+                                           const MissingKernels* kernels = nullptr);
 
 } // namespace declone::runtime
