@@ -13,6 +13,45 @@ std::optional<SymExpr> intValue(const Arg& arg) {
   return std::nullopt;
 }
 
+const Arg* argument(const Node& node, size_t index, std::string_view name) {
+  return index < node.args().size() ? &node.args()[index] : node.kwarg(name);
+}
+
+std::optional<SymExpr> intArgument(const Node& node, size_t index, std::string_view name,
+                                   std::optional<int64_t> fallback) {
+  const Arg* arg = argument(node, index, name);
+  if (!arg || arg->kind == ArgKind::None)
+    return fallback ? std::optional<SymExpr>(SymExpr::constant(*fallback)) : std::nullopt;
+  return intValue(*arg);
+}
+
+std::optional<std::vector<SymExpr>> intListArgument(const Node& node, size_t index,
+                                                    std::string_view name) {
+  const Arg* arg = argument(node, index, name);
+  if (!arg || (arg->kind != ArgKind::List && arg->kind != ArgKind::Tuple))
+    return std::nullopt;
+  std::vector<SymExpr> out;
+  for (const Arg& element : arg->children()) {
+    std::optional<SymExpr> value = intValue(element);
+    if (!value)
+      return std::nullopt;
+    out.push_back(*value);
+  }
+  return out;
+}
+
+std::optional<size_t> dimension(std::optional<SymExpr> dim, size_t rank) {
+  std::optional<int64_t> d = dim ? dim->constantValue() : std::nullopt;
+  if (!d)
+    return std::nullopt;
+  // PyTorch also wraps dim 0 and -1 of a 0-dim tensor, but there is no stride to work with.
+  int64_t r = static_cast<int64_t>(rank);
+  int64_t wrapped = *d < 0 ? *d + r : *d;
+  if (wrapped < 0 || wrapped >= r)
+    return std::nullopt;
+  return static_cast<size_t>(wrapped);
+}
+
 namespace {
 
 bool selectsOrSlices(const Arg& element) {

@@ -1,4 +1,5 @@
-// Private to the analysis: the layout of Python's basic indexing of a tensor, `x[1, :, None]`.
+// Private to the analysis: reading a call's int arguments, and the layout of Python's basic
+// indexing of a tensor, `x[1, :, None]`.
 #pragma once
 
 #include "declone/analysis/LayoutAnalysis.h"
@@ -7,6 +8,16 @@ namespace declone::detail {
 
 /// An int argument, index or bound: a literal, or a node annotated as a symbolic int.
 [[nodiscard]] std::optional<SymExpr> intValue(const Arg& arg);
+/// Argument `index` if given positionally, else the keyword argument `name`; null if neither.
+[[nodiscard]] const Arg* argument(const Node& node, size_t index, std::string_view name);
+/// An int argument (intValue); `fallback` when it is absent or None, nullopt when unreadable.
+[[nodiscard]] std::optional<SymExpr>
+intArgument(const Node& node, size_t index, std::string_view name, std::optional<int64_t> fallback);
+/// A list or tuple of ints (intValue each), or nullopt.
+[[nodiscard]] std::optional<std::vector<SymExpr>> intListArgument(const Node& node, size_t index,
+                                                                  std::string_view name);
+/// A constant dimension index with Python's negative indexing, checked against the rank.
+[[nodiscard]] std::optional<size_t> dimension(std::optional<SymExpr> dim, size_t rank);
 
 /// What basic indexing gives: strides (nullopt when they cannot be worked out) and storage
 /// offset (nullopt likewise).

@@ -25,7 +25,7 @@ std::optional<std::vector<int64_t>> staticValues(std::span<const SymExpr> values
 
 class CallWriter {
 public:
-  CallWriter(const Context& context, const ArgumentLayouts& arguments, OracleCall& call)
+  CallWriter(const Context& context, ArgumentLayouts& arguments, OracleCall& call)
       : context_(context), arguments_(arguments), call_(call) {}
 
   /// Appends `arg` to the call's text; false if the oracle cannot rebuild it.
@@ -94,14 +94,14 @@ private:
   }
 
   const Context& context_;
-  const ArgumentLayouts& arguments_;
+  ArgumentLayouts& arguments_;
   OracleCall& call_;
 };
 
 } // namespace
 
 std::optional<OracleCall> oracleCall(const Context& context, const Node& node,
-                                     const ArgumentLayouts& arguments) {
+                                     ArgumentLayouts& arguments) {
   if (!node.isCall() || node.target()->kind != Target::Kind::Op || node.target()->isHigherOrder())
     return std::nullopt;
   OracleCall call;

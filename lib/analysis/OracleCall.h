@@ -14,7 +14,7 @@ namespace declone::detail {
 /// symbolic or not computed yet (then `arguments` has recorded it), a tensor not on the CPU
 /// (see LayoutOracle), a symbolic int, an operator, or text kept verbatim.
 [[nodiscard]] std::optional<OracleCall> oracleCall(const Context& context, const Node& node,
-                                                   const ArgumentLayouts& arguments);
+                                                   ArgumentLayouts& arguments);
 
 /// `layout` as strides of `sizes`, when the oracle's result has those sizes.
 [[nodiscard]] std::optional<std::vector<SymExpr>> oracleStrides(const StaticLayout& layout,

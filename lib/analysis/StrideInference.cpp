@@ -2,6 +2,7 @@
 #include "StrideInference.h"
 
 #include "LayoutIndexing.h"
+#include "ViewRules.h"
 
 #include <algorithm>
 #include <numeric>
@@ -98,13 +99,6 @@ constexpr std::string_view kPooling[] = {"avg_pool2d", "_adaptive_avg_pool2d",
                                          "avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
                                          "max_pool2d_with_indices_backward"};
 
-/// The views (and view-or-copy ops) inferView knows, besides as_strided and its kin.
-constexpr std::string_view kViews[] = {
-    "alias",    "detach",   "lift_fresh", "narrow",    "permute",      "transpose",
-    "swapaxes", "swapdims", "t",          "expand",    "expand_as",    "unsqueeze",
-    "select",   "slice",    "squeeze",    "view",      "_unsafe_view", "view_as",
-    "reshape",  "flatten",  "unflatten",  "contiguous"};
-
 /// Not max.other or min.other, which are pointwise (maximum, minimum).
 bool isReduction(const Target& target) {
   if (target.opName != "max" && target.opName != "min")
@@ -144,44 +138,7 @@ bool sameList(std::span<const SymExpr> a, std::span<const SymExpr> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
-const Arg* argument(const Node& node, size_t index, std::string_view name) {
-  return index < node.args().size() ? &node.args()[index] : node.kwarg(name);
-}
-
-std::optional<SymExpr> intArgument(const Node& node, size_t index, std::string_view name,
-                                   std::optional<int64_t> fallback) {
-  const Arg* arg = argument(node, index, name);
-  if (!arg || arg->kind == ArgKind::None)
-    return fallback ? std::optional<SymExpr>(SymExpr::constant(*fallback)) : std::nullopt;
-  return intValue(*arg);
-}
-
-std::optional<Strides> intListArgument(const Node& node, size_t index, std::string_view name) {
-  const Arg* arg = argument(node, index, name);
-  if (!arg || (arg->kind != ArgKind::List && arg->kind != ArgKind::Tuple))
-    return std::nullopt;
-  Strides out;
-  for (const Arg& element : arg->children()) {
-    std::optional<SymExpr> value = intValue(element);
-    if (!value)
-      return std::nullopt;
-    out.push_back(*value);
-  }
-  return out;
-}
-
-/// A dimension index with Python's negative indexing, checked against the rank.
-std::optional<size_t> dimension(std::optional<SymExpr> dim, size_t rank) {
-  std::optional<int64_t> d = dim ? dim->constantValue() : std::nullopt;
-  if (!d)
-    return std::nullopt;
-  // PyTorch also wraps dim 0 and -1 of a 0-dim tensor, but there is no stride to work with.
-  int64_t r = static_cast<int64_t>(rank);
-  int64_t wrapped = *d < 0 ? *d + r : *d;
-  if (wrapped < 0 || wrapped >= r)
-    return std::nullopt;
-  return static_cast<size_t>(wrapped);
-}
+} // namespace
 
 std::optional<MemoryFormat> memoryFormatArgument(const Node& node, MemoryFormat fallback) {
   const Arg* arg = node.kwarg("memory_format");
@@ -217,6 +174,8 @@ std::optional<bool> denseInOrder(SymContext& sym, std::span<const SymExpr> sizes
   }
   return true;
 }
+
+namespace {
 
 std::vector<size_t> rowMajorOrder(size_t rank) {
   std::vector<size_t> order(rank);
@@ -344,7 +303,7 @@ std::optional<Strides> pointwiseStrides(SymContext& sym, std::span<const SymExpr
 /// The tensor arguments of a call (the nodes it takes that are not symbolic ints), with their
 /// layouts; nullopt when one has no strides. Lists are not looked into: no pointwise op takes one.
 std::optional<std::vector<const Layout*>> tensorArguments(const Node& node,
-                                                          const ArgumentLayouts& layouts) {
+                                                          ArgumentLayouts& layouts) {
   std::vector<const Layout*> out;
   auto visit = [&](const Arg& arg) -> bool {
     if (!arg.isNode() || arg.node()->type().kind == TypeAnnotation::Kind::Sym)
@@ -365,8 +324,7 @@ std::optional<std::vector<const Layout*>> tensorArguments(const Node& node,
 }
 
 std::optional<Strides> inferPointwise(SymContext& sym, const Node& node,
-                                      std::span<const SymExpr> sizes,
-                                      const ArgumentLayouts& layouts) {
+                                      std::span<const SymExpr> sizes, ArgumentLayouts& layouts) {
   std::optional<std::vector<const Layout*>> inputs = tensorArguments(node, layouts);
   if (!inputs)
     return std::nullopt;
@@ -387,19 +345,22 @@ std::optional<Strides> inferPointwise(SymContext& sym, const Node& node,
   return pointwiseStrides(sym, sizes, operands, tensorIterator);
 }
 
+} // namespace
+
 /// The layout of argument `index` (positional) when it is a tensor with known strides.
-const Layout* knownInput(const Node& node, size_t index, const ArgumentLayouts& layouts) {
+const Layout* knownInput(const Node& node, size_t index, ArgumentLayouts& layouts) {
   if (index >= node.args().size() || !node.args()[index].isNode())
     return nullptr;
   const Layout* layout = layouts.layoutOf(node.args()[index].node());
   return layout && layout->strides ? layout : nullptr;
 }
 
+namespace {
+
 /// prims.convert_element_type, the dtype cast of decompositions (_convert_element_type_meta):
 /// dense strides are kept, anything else is laid out as a pointwise op lays out its operand.
 std::optional<Strides> inferDtypeCast(SymContext& sym, const Node& node,
-                                      std::span<const SymExpr> sizes,
-                                      const ArgumentLayouts& layouts) {
+                                      std::span<const SymExpr> sizes, ArgumentLayouts& layouts) {
   const Layout* input = knownInput(node, 0, layouts);
   if (!input || !sameList(input->sizes, sizes))
     return std::nullopt;
@@ -411,150 +372,6 @@ std::optional<Strides> inferDtypeCast(SymContext& sym, const Node& node,
     return Strides(input->strides->begin(), input->strides->end());
   const Operand operand{input->sizes, *input->strides};
   return pointwiseStrides(sym, sizes, std::span(&operand, 1), false);
-}
-
-std::optional<Strides> inferView(SymContext& sym, const Node& node, std::span<const SymExpr> sizes,
-                                 const ArgumentLayouts& layouts) {
-  std::string_view name = node.target()->opName;
-  if (name == "as_strided" || name == "as_strided_" || name == "empty_strided" ||
-      name == "_reshape_alias")
-    return intListArgument(node, 2 - (name == "empty_strided"), "stride");
-  if (!contains(kViews, name))
-    return std::nullopt; // not a view: its input's layout is not asked for
-  const Layout* input = knownInput(node, 0, layouts);
-  if (!input)
-    return std::nullopt;
-  std::span<const SymExpr> in = *input->strides;
-  const size_t rank = input->sizes.size();
-  if (name == "alias" || name == "detach" || name == "lift_fresh" || name == "narrow")
-    return Strides(in.begin(), in.end());
-  if (name == "permute") {
-    std::optional<Strides> dims = intListArgument(node, 1, "dims");
-    if (!dims || dims->size() != rank)
-      return std::nullopt;
-    Strides out;
-    for (const SymExpr& dim : *dims) {
-      std::optional<size_t> d = dimension(dim, rank);
-      if (!d)
-        return std::nullopt;
-      out.push_back(in[*d]);
-    }
-    return out;
-  }
-  if (name == "transpose" || name == "swapaxes" || name == "swapdims" || name == "t") {
-    Strides out(in.begin(), in.end());
-    if (name == "t" && rank < 2)
-      return out;
-    std::optional<size_t> a = name == "t" ? 0 : dimension(intArgument(node, 1, "dim0", {}), rank);
-    std::optional<size_t> b = name == "t" ? 1 : dimension(intArgument(node, 2, "dim1", {}), rank);
-    if (!a || !b)
-      return std::nullopt;
-    std::swap(out[*a], out[*b]);
-    return out;
-  }
-  if (name == "expand" || name == "expand_as") {
-    if (sizes.size() < rank)
-      return std::nullopt;
-    size_t offset = sizes.size() - rank;
-    Strides out(sizes.size());
-    for (size_t i = 0; i < rank; ++i) {
-      if (input->sizes[i] == sizes[offset + i])
-        out[offset + i] = in[i];
-      else if (input->sizes[i] == SymExpr::constant(1))
-        out[offset + i] = SymExpr::constant(0);
-      else
-        return std::nullopt;
-    }
-    // inferExpandGeometry: a new leading dimension of size 1 gets the stride a contiguous
-    // dimension there would have; of any other size, 0.
-    for (size_t i = offset; i-- > 0;) {
-      if (sizes[i] != SymExpr::constant(1))
-        out[i] = SymExpr::constant(0);
-      else
-        out[i] = i + 1 < sizes.size() ? sym.mul(sizes[i + 1], out[i + 1]) : SymExpr::constant(1);
-    }
-    return out;
-  }
-  if (name == "unsqueeze") {
-    std::optional<size_t> d = dimension(intArgument(node, 1, "dim", {}), rank + 1);
-    if (!d)
-      return std::nullopt;
-    Strides out(in.begin(), in.end());
-    SymExpr stride = *d >= rank ? SymExpr::constant(1) : sym.mul(input->sizes[*d], in[*d]);
-    out.insert(out.begin() + static_cast<std::ptrdiff_t>(*d), stride);
-    return out;
-  }
-  if (name == "select") {
-    std::optional<size_t> d = dimension(intArgument(node, 1, "dim", {}), rank);
-    if (!d || rank == 0)
-      return std::nullopt;
-    Strides out(in.begin(), in.end());
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(*d));
-    return out;
-  }
-  if (name == "slice") {
-    std::optional<size_t> d = dimension(intArgument(node, 1, "dim", 0), rank);
-    std::optional<SymExpr> step = intArgument(node, 4, "step", 1);
-    if (!d || !step)
-      return std::nullopt;
-    Strides out(in.begin(), in.end());
-    out[*d] = sym.mul(out[*d], *step);
-    return out;
-  }
-  if (name == "squeeze") {
-    // The dimensions named (all for squeeze.default) go where their size is 1; a symbolic size
-    // might be 1, so it leaves the result unknown.
-    std::vector<bool> named(rank, node.target()->overload.empty() ||
-                                      node.target()->overload == "default");
-    if (!named.empty() && !named[0]) {
-      std::optional<Strides> dims;
-      if (node.target()->overload == "dims")
-        dims = intListArgument(node, 1, "dim");
-      else if (std::optional<SymExpr> dim = intArgument(node, 1, "dim", {}))
-        dims = Strides{*dim};
-      if (!dims)
-        return std::nullopt;
-      for (const SymExpr& dim : *dims) {
-        std::optional<size_t> d = dimension(dim, rank);
-        if (!d)
-          return std::nullopt;
-        named[*d] = true;
-      }
-    }
-    Strides out;
-    for (size_t i = 0; i < rank; ++i) {
-      // A backed symbolic size is at least 2: never squeezed.
-      bool one = input->sizes[i] == SymExpr::constant(1);
-      if (named[i] && !one && !atLeast(sym, input->sizes[i], 2))
-        return std::nullopt;
-      if (!named[i] || !one)
-        out.push_back(in[i]);
-    }
-    return out;
-  }
-  if (name == "view" || name == "_unsafe_view" || name == "view_as" || name == "reshape" ||
-      name == "flatten" || name == "unflatten") {
-    ViewStrides view = viewStrides(sym, input->sizes, in, sizes);
-    if (view.strides)
-      return std::move(view.strides);
-    // No view exists: reshape copies into a contiguous tensor (view would fail).
-    if (view.copies && (name == "reshape" || name == "flatten"))
-      return contiguousStrides(sym, sizes);
-    return std::nullopt;
-  }
-  if (name == "contiguous") {
-    std::optional<MemoryFormat> format = memoryFormatArgument(node, MemoryFormat::Contiguous);
-    if (!format || *format == MemoryFormat::Preserve)
-      return std::nullopt;
-    std::optional<std::vector<size_t>> order = formatOrder(*format, rank);
-    if (!order || sizes.size() != rank)
-      return std::nullopt;
-    std::optional<bool> already = denseInOrder(sym, input->sizes, in, *order);
-    if (!already)
-      return std::nullopt;
-    return *already ? Strides(in.begin(), in.end()) : stridesInOrder(sym, sizes, *order);
-  }
-  return std::nullopt;
 }
 
 /// The strides of a fresh tensor in the memory format `like` suggests (a kernel's
@@ -586,8 +403,7 @@ std::optional<Strides> convolutionStrides(SymContext& sym, std::span<const SymEx
 }
 
 std::optional<Strides> inferAllocation(SymContext& sym, const Node& node,
-                                       std::span<const SymExpr> sizes,
-                                       const ArgumentLayouts& layouts) {
+                                       std::span<const SymExpr> sizes, ArgumentLayouts& layouts) {
   std::string_view name = node.target()->opName;
   if (contains(kContiguousResults, name) && isReduction(*node.target()))
     return contiguousStrides(sym, sizes);
@@ -848,7 +664,7 @@ ViewStrides viewStrides(SymContext& sym, std::span<const SymExpr> sizes,
 
 std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& node,
                                                  std::span<const SymExpr> sizes,
-                                                 const ArgumentLayouts& arguments) {
+                                                 ArgumentLayouts& arguments) {
   if (!node.isCall())
     return std::nullopt;
   const Target& target = *node.target();
@@ -859,15 +675,16 @@ std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& no
     return std::nullopt;
   if (contains(kPointwise, target.opName))
     return inferPointwise(sym, node, sizes, arguments);
-  if (std::optional<Strides> view = inferView(sym, node, sizes, arguments))
-    return view;
+  if (const ViewRule* rule = viewRule(target); rule && rule->strides)
+    if (std::optional<Strides> view = rule->strides({sym, node, sizes, arguments}))
+      return view;
   return inferAllocation(sym, node, sizes, arguments);
 }
 
 std::optional<std::vector<SymExpr>> inferElementStrides(SymContext& sym, const Node& producer,
                                                         int64_t index,
                                                         std::span<const SymExpr> sizes,
-                                                        const ArgumentLayouts& arguments) {
+                                                        ArgumentLayouts& arguments) {
   if (!producer.isCall() || index < 0)
     return std::nullopt;
   const Target& target = *producer.target();

@@ -13,9 +13,21 @@ namespace declone::detail {
 class ArgumentLayouts {
 public:
   virtual ~ArgumentLayouts() = default;
-  /// nullptr when the value has no layout (or none yet: the caller then asks again later).
-  [[nodiscard]] virtual const Layout* layoutOf(const Node* node) const = 0;
+  /// nullptr when the value has no layout. Not const: the reader notes what the layouts it
+  /// reads rest on.
+  [[nodiscard]] virtual const Layout* layoutOf(const Node* node) = 0;
 };
+
+/// The layout of argument `index` (positional) when it is a tensor with known strides.
+[[nodiscard]] const Layout* knownInput(const Node& node, size_t index, ArgumentLayouts& layouts);
+/// The memory_format keyword argument; `fallback` when absent or None, nullopt when unreadable.
+[[nodiscard]] std::optional<MemoryFormat> memoryFormatArgument(const Node& node,
+                                                               MemoryFormat fallback);
+/// PyTorch's is_contiguous for memory format `order` (innermost dimension first): sizes of 1
+/// say nothing; nullopt when symbolic strides leave it open.
+[[nodiscard]] std::optional<bool> denseInOrder(SymContext& sym, std::span<const SymExpr> sizes,
+                                               std::span<const SymExpr> strides,
+                                               std::span<const size_t> order);
 
 /// The strides PyTorch gives the result of `node` (an aten call; `sizes` its annotated sizes):
 /// by exact rules for views (permute, transpose, expand, view and reshape's stride
@@ -24,14 +36,14 @@ public:
 /// and `*_like` by their memory_format. nullopt where no rule decides them.
 [[nodiscard]] std::optional<std::vector<SymExpr>> inferStrides(SymContext& sym, const Node& node,
                                                                std::span<const SymExpr> sizes,
-                                                               const ArgumentLayouts& arguments);
+                                                               ArgumentLayouts& arguments);
 
 /// The strides of element `index` of the tuple or list aten call `producer` returns (split,
 /// chunk and unbind pieces are views of their input; reductions' and layer_norm's elements are
 /// contiguous), or nullopt.
 [[nodiscard]] std::optional<std::vector<SymExpr>>
 inferElementStrides(SymContext& sym, const Node& producer, int64_t index,
-                    std::span<const SymExpr> sizes, const ArgumentLayouts& arguments);
+                    std::span<const SymExpr> sizes, ArgumentLayouts& arguments);
 
 /// The sign of `a - b` for every value its symbols can take (SymContext::lowerBound: a backed
 /// size of a graph input is at least 2), or nullopt when that depends on the values.

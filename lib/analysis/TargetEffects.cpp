@@ -3,6 +3,7 @@
 // target.
 #include "declone/analysis/EffectOverrides.h"
 #include "declone/analysis/Effects.h"
+#include "declone/analysis/OpModel.h"
 #include "declone/analysis/Overloads.h"
 
 #include <algorithm>
@@ -60,12 +61,13 @@ bool isViewArgument(const OpSchema& schema, size_t index) {
                      [&](const SchemaArgument& ret) { return ret.sharesAliasSetWith(argument); });
 }
 
-/// The override table by overload, built once.
+/// The override table by overload, built once (empty when the table does not parse).
 std::span<const EffectOverride* const> effectOverridesOf(std::string_view op) {
   static const auto index = [] {
     std::unordered_map<std::string_view, std::vector<const EffectOverride*>> out;
-    for (const EffectOverride& entry : builtinEffectOverrides())
-      out[entry.op].push_back(&entry);
+    if (const auto& table = builtinEffectOverrides(); table.ok())
+      for (const EffectOverride& entry : *table)
+        out[entry.op].push_back(&entry);
     return out;
   }();
   auto found = index.find(op);
@@ -125,18 +127,6 @@ bool applyOverride(const EffectOverride& entry, TargetEffects& plan) {
   return false;
 }
 
-/// In-place ops whose kernels change `self`'s sizes, strides, storage offset or storage rather
-/// than (or besides) its data, from PyTorch's native_functions.yaml (and prims). detach_ and
-/// rename_ change only autograd and names, so they are not here.
-constexpr std::pair<std::string_view, std::string_view> kInPlaceLayoutOps[] = {
-    {"aten", "as_strided_"},       {"aten", "resize_"},        {"aten", "resize_as_"},
-    {"aten", "resize_as_sparse_"}, {"aten", "sparse_resize_"}, {"aten", "sparse_resize_and_clear_"},
-    {"aten", "_resize_output_"},   {"aten", "set_"},           {"aten", "t_"},
-    {"aten", "transpose_"},        {"aten", "swapaxes_"},      {"aten", "swapdims_"},
-    {"aten", "squeeze_"},          {"aten", "unsqueeze_"},     {"aten", "_mkldnn_transpose_"},
-    {"prims", "resize"},
-};
-
 /// Ops that read a tensor's metadata (sizes, strides, offset), never its data.
 constexpr std::string_view kMetadataQueries[] = {
     "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "size",
@@ -152,9 +142,10 @@ bool named(const OpSchema& schema, std::string_view opNamespace, std::string_vie
 /// table, found by the audit). They go by the
 /// schema's name, so that a call spelled any way (overload, method) gets them.
 void applyMetadataRules(const OpSchema& schema, TargetEffects& plan) {
-  bool changesSelf =
-      std::any_of(std::begin(kInPlaceLayoutOps), std::end(kInPlaceLayoutOps),
-                  [&](const auto& op) { return named(schema, op.first, op.second); });
+  std::span<const OpName> changers = inPlaceLayoutChangers();
+  bool changesSelf = std::any_of(changers.begin(), changers.end(), [&](const OpName& op) {
+    return named(schema, op.opNamespace, op.name);
+  });
   bool readsMetadata = schema.opNamespace == "aten" &&
                        std::find(std::begin(kMetadataQueries), std::end(kMetadataQueries),
                                  schema.name) != std::end(kMetadataQueries);
@@ -359,6 +350,12 @@ TargetEffects withOverrides(TargetEffects plan) {
   }
   if (plan.action != TargetEffects::Action::Schema)
     return plan;
+  if (const auto& table = builtinEffectOverrides(); !table.ok()) {
+    TargetEffects unknown; // the table's corrections may be this op's
+    unknown.schema = plan.schema;
+    unknown.reason = table.error().message;
+    return unknown;
+  }
   // The table is keyed by the overload as the schema names it; the schema, not the target,
   // settles the name ("default" and "" are the same overload).
   std::string name = plan.schema->fullName();

@@ -2,6 +2,7 @@
 #include "declone/report/DotWriter.h"
 
 #include "declone/analysis/AliasAnalysis.h"
+#include "declone/analysis/OpModel.h"
 #include "declone/io/Writer.h"
 #include "declone/support/Lines.h"
 
@@ -48,9 +49,9 @@ std::string clip(std::string_view text, size_t limit) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
+/// A clone the passes decide about, with its input drawn as an edge.
 bool isCloneNode(const Node* node) {
-  return node->isCall() && node->target()->isOp("aten", "clone") && !node->args().empty() &&
-         node->args()[0].isNode();
+  return isClone(node) && !node->args().empty() && node->args()[0].isNode();
 }
 
 std::string targetText(const Node* node) {

@@ -4,16 +4,12 @@
 
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/analysis/LayoutAnalysis.h"
+#include "declone/analysis/OpModel.h"
 #include "declone/transforms/CloneElimination.h"
 
 #include <string>
 
 namespace declone::detail {
-
-[[nodiscard]] inline bool isClone(const Node* node) {
-  return node->isCall() && node->target()->isOp("aten", "clone") &&
-         (node->target()->overload == "default" || node->target()->overload.empty());
-}
 
 /// `name (line N)`, or just the name for nodes a pass created.
 [[nodiscard]] std::string describe(const Node* node);

@@ -96,35 +96,28 @@ struct StorageState {
 /// is a pass over some hundred MB of nodes, so the analyses are handed these instead of
 /// walking again.
 struct GraphScan {
-  /// Every aten.clone, of any overload, in program order: LayoutAnalysis computes their
-  /// layouts up front. The pass decides about those isClone() accepts, nearly always all.
-  std::vector<Node*> atenClones;
-  size_t candidates = 0; ///< how many of them isClone() accepts
-  size_t references = 0; ///< node references in arguments (EffectAnalysis's bound)
+  std::vector<Node*> clones; ///< isClone(), in program order
+  size_t references = 0;     ///< node references in arguments (EffectAnalysis's bound)
 };
 
 GraphScan scanGraph(const Graph& graph) {
   GraphScan scan;
   for (Node* node : graph) {
     node->forEachInput([&](const Node*) { ++scan.references; });
-    if (node->isCall() && node->target()->isOp("aten", "clone")) {
-      scan.atenClones.push_back(node);
-      scan.candidates += isClone(node);
-    }
+    if (isClone(node))
+      scan.clones.push_back(node);
   }
   // The list lives as long as the pass: give back what its doublings left unused.
-  scan.atenClones.shrink_to_fit();
+  scan.clones.shrink_to_fit();
   return scan;
 }
 
 /// The values whose storages the rules ask about: the clones and their sources. Removing a
 /// clone makes its source the source of the clones that used it, which is one of these too.
-std::vector<const Node*> clonesAndSources(std::span<Node* const> atenClones, size_t candidates) {
+std::vector<const Node*> clonesAndSources(std::span<Node* const> clones) {
   std::vector<const Node*> values;
-  values.reserve(2 * candidates);
-  for (const Node* clone : atenClones) {
-    if (!isClone(clone))
-      continue;
+  values.reserve(2 * clones.size());
+  for (const Node* clone : clones) {
     values.push_back(clone);
     if (!clone->args().empty() && clone->args()[0].isNode())
       values.push_back(clone->args()[0].node());
@@ -140,24 +133,23 @@ public:
       : SafeEliminator(scanGraph(graph), graph, options, schemas, subgraphs, result) {}
 
   void run() {
-    rewriter_.reserve(numCandidates_);
-    for (Node* clone : atenClones_)
-      if (isClone(clone))
-        decide(clone);
+    rewriter_.reserve(clones_.size());
+    for (Node* clone : clones_)
+      decide(clone);
   }
 
 private:
   SafeEliminator(GraphScan&& scan, Graph& graph, const CloneEliminationOptions& options,
                  const SchemaRegistry& schemas, const SubgraphTable* subgraphs,
                  CloneEliminationResult& result)
-      : graph_(graph), atenClones_(std::move(scan.atenClones)), numCandidates_(scan.candidates),
+      : graph_(graph), clones_(std::move(scan.clones)),
         effects_(graph, schemas, scan.references, subgraphs),
         // Facts number storages over the whole graph, as a user reading them expects.
-        alias_(options.collectFacts ? AliasAnalysis(graph, effects_, options.donated)
-                                    : AliasAnalysis(graph, effects_, options.donated,
-                                                    clonesAndSources(atenClones_, numCandidates_))),
-        layouts_(graph, effects_, atenClones_, options.layout),
-        rewriter_(graph, result, options.collectRemarks), collectFacts_(options.collectFacts) {
+        alias_(options.collectFacts
+                   ? AliasAnalysis(graph, effects_, options.donated)
+                   : AliasAnalysis(graph, effects_, options.donated, clonesAndSources(clones_))),
+        layouts_(graph, effects_, options.layout), rewriter_(graph, result, options.collectRemarks),
+        collectFacts_(options.collectFacts) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -169,7 +161,7 @@ private:
       for (const Event& event : alias_.events(id))
         writes += event.kind == Event::Kind::Write;
     writes_.reserve(writes);
-    states_.reserve(std::min<size_t>(2 * numCandidates_, alias_.numRecorded()));
+    states_.reserve(std::min<size_t>(2 * clones_.size(), alias_.numRecorded()));
   }
 
   /// link_ entries: a storage merged into another holds that storage's id; a storage that is
@@ -228,8 +220,7 @@ private:
   std::string schemalessProducer(const Node* value) const;
 
   Graph& graph_;
-  std::vector<Node*> atenClones_; ///< see GraphScan
-  size_t numCandidates_;
+  std::vector<Node*> clones_; ///< see GraphScan
   EffectAnalysis effects_;
   const AliasAnalysis alias_;
   const LayoutAnalysis layouts_;

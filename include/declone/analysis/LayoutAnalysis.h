@@ -73,25 +73,18 @@ void appendSymList(const SymContext& sym, std::span<const SymExpr> values, std::
 /// assuming dense inputs)`.
 [[nodiscard]] std::string formatLayout(const SymContext& sym, const Layout& layout);
 
-/// Layouts are computed on first query and memoised: the passes need them only for clones,
-/// their sources and the views behind those, so most values never get one. Queries fill the
-/// memo, so one instance must not be used from several threads at once.
+/// Every value's layout, computed in one walk of the graph in program order, each from the
+/// layouts of the values before it: a layout depends only on the graph as it was given (clone
+/// elimination rewrites uses afterwards, and layouts must not see that). Read-only after
+/// construction.
 class LayoutAnalysis {
 public:
-  /// Computes the layouts of every clone and of its source up front, while the graph is as it
-  /// was given: clone elimination rewrites uses as it goes, and layouts must not see that.
   LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects, LayoutOptions options = {});
-  /// As above, for a caller that has found the graph's clones already (in program order; every
-  /// `aten.clone` whose layout will be asked for, with or without an overload): only they and
-  /// their sources are computed up front, without a walk of the whole graph.
-  LayoutAnalysis(const Graph& graph, const EffectAnalysis& effects, std::span<Node* const> clones,
-                 LayoutOptions options = {});
   LayoutAnalysis(LayoutAnalysis&&) noexcept;
   LayoutAnalysis& operator=(LayoutAnalysis&&) noexcept;
   ~LayoutAnalysis();
 
-  /// nullptr when the value has no tensor annotation. Values queried only after the graph has
-  /// changed (other than clones and their sources) are inferred from the graph as it is then.
+  /// nullptr when the value has no tensor annotation (or was made after the walk).
   [[nodiscard]] const Layout* layout(const Node* node) const;
 
   /// The strides the stride rules give `node` from the layouts of its inputs, whatever its own
@@ -109,8 +102,9 @@ public:
   isNonOverlappingAndDense(SymContext& sym, std::span<const SymExpr> sizes,
                            std::span<const SymExpr> strides);
 
+  struct Impl; // the walk and the layouts it computed
+
 private:
-  struct Impl; // the memo of computed layouts and the walk that fills it
   std::unique_ptr<Impl> impl_;
 };
 
