@@ -3,9 +3,12 @@
 
 namespace declone {
 
+bool isCloneTarget(const Target& target) {
+  return target.isOp("aten", "clone") && (target.overload.empty() || target.overload == "default");
+}
+
 bool isClone(const Node* node) {
-  return node->isCall() && node->target()->isOp("aten", "clone") &&
-         (node->target()->overload.empty() || node->target()->overload == "default");
+  return node->isCall() && isCloneTarget(*node->target());
 }
 
 namespace {

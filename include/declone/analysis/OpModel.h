@@ -14,6 +14,8 @@ namespace declone {
 /// A clone the passes decide about: `aten.clone` or `aten.clone.default`, a call that allocates
 /// a copy (clone.out returns its out tensor).
 [[nodiscard]] bool isClone(const Node* node);
+/// Whether a call of `target` is such a clone.
+[[nodiscard]] bool isCloneTarget(const Target& target);
 
 struct OpName {
   std::string_view opNamespace;
