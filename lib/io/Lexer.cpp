@@ -15,36 +15,33 @@ void Lexer::reset(size_t offset, uint32_t line) {
   lineStart_ = offset;
   line_ = line;
   open_.clear();
-  lookahead_.reset();
+  hasLookahead_ = false;
 }
 
-Token Lexer::make(Tok kind, size_t start) const {
-  Token token;
-  token.kind = kind;
-  token.text = source_.substr(start, pos_ - start);
-  token.line = line_;
-  token.column = static_cast<uint32_t>(start - lineStart_ + 1);
-  token.offset = start;
-  return token;
+void Lexer::make(Token& out, Tok kind, size_t start) const {
+  out.kind = kind;
+  out.text = std::string_view(source_.data() + start, pos_ - start);
+  out.line = line_;
+  out.column = static_cast<uint32_t>(start - lineStart_ + 1);
+  out.offset = start;
 }
 
-Token Lexer::error(std::string_view message, size_t start) const {
-  Token token = make(Tok::Error, start);
-  token.text = message;
-  return token;
+void Lexer::error(Token& out, std::string_view message, size_t start) const {
+  make(out, Tok::Error, start);
+  out.text = message;
 }
 
-Token Lexer::lex() {
+void Lexer::lex(Token& out) {
   for (;;) {
     if (pos_ >= source_.size()) {
       if (!open_.empty()) {
         // Report at the opening bracket: that is where the user has to look.
-        Token token = open_.back();
-        token.kind = Tok::Error;
-        token.text = "unterminated bracket: this '(', '[' or '{' is never closed";
-        return token;
+        out = open_.back();
+        out.kind = Tok::Error;
+        out.text = "unterminated bracket: this '(', '[' or '{' is never closed";
+        return;
       }
-      return make(Tok::End, pos_);
+      return make(out, Tok::End, pos_);
     }
     char c = source_[pos_];
     if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
@@ -52,15 +49,16 @@ Token Lexer::lex() {
       continue;
     }
     if (c == '\n') {
-      size_t start = pos_;
-      Token token = make(Tok::Newline, start);
+      if (open_.empty()) {
+        ++pos_;
+        make(out, Tok::Newline, pos_ - 1);
+        ++line_;
+        lineStart_ = pos_;
+        return;
+      }
       ++pos_;
       ++line_;
       lineStart_ = pos_;
-      if (open_.empty()) {
-        token.text = source_.substr(start, 1);
-        return token;
-      }
       continue;
     }
     break;
@@ -71,36 +69,36 @@ Token Lexer::lex() {
   if (c == '#') {
     while (pos_ < source_.size() && source_[pos_] != '\n')
       ++pos_;
-    return make(Tok::Comment, start);
+    return make(out, Tok::Comment, start);
   }
   if (isNameStart(c)) {
     while (pos_ < source_.size() && isNameChar(source_[pos_]))
       ++pos_;
-    return make(Tok::Identifier, start);
+    return make(out, Tok::Identifier, start);
   }
   if (isDigit(c) || (c == '.' && pos_ + 1 < source_.size() && isDigit(source_[pos_ + 1])))
-    return lexNumber(start);
+    return lexNumber(out, start);
   if (c == '\'' || c == '"')
-    return lexString(start);
+    return lexString(out, start);
 
   auto bracket = [&](Tok kind) {
     ++pos_;
-    Token token = make(kind, start);
     if (kind == Tok::LParen || kind == Tok::LBracket || kind == Tok::LBrace) {
       if (open_.size() >= kMaxNesting)
-        return error("brackets nested too deeply", start);
-      open_.push_back(token);
-      return token;
+        return error(out, "brackets nested too deeply", start);
+      make(out, kind, start);
+      open_.push_back(out);
+      return;
     }
     char expected = kind == Tok::RParen ? '(' : kind == Tok::RBracket ? '[' : '{';
     if (open_.empty() || open_.back().text[0] != expected)
-      return error("unbalanced closing bracket", start);
+      return error(out, "unbalanced closing bracket", start);
     open_.pop_back();
-    return token;
+    make(out, kind, start);
   };
   auto op = [&](Tok kind, size_t length) {
     pos_ += length;
-    return make(kind, start);
+    make(out, kind, start);
   };
   char n = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
   switch (c) {
@@ -153,11 +151,11 @@ Token Lexer::lex() {
   }
   ++pos_;
   if (static_cast<unsigned char>(c) >= 0x80 || c < 0x20)
-    return error("unexpected byte in graph text", start);
-  return error("unexpected character", start);
+    return error(out, "unexpected byte in graph text", start);
+  return error(out, "unexpected character", start);
 }
 
-Token Lexer::lexNumber(size_t start) {
+void Lexer::lexNumber(Token& out, size_t start) {
   bool isFloat = false;
   while (pos_ < source_.size() && isDigit(source_[pos_]))
     ++pos_;
@@ -182,17 +180,17 @@ Token Lexer::lexNumber(size_t start) {
   if (pos_ < source_.size() && (source_[pos_] == 'j' || source_[pos_] == 'J') &&
       (pos_ + 1 >= source_.size() || !isNameChar(source_[pos_ + 1]))) {
     ++pos_;
-    return make(Tok::Imaginary, start);
+    return make(out, Tok::Imaginary, start);
   }
   if (pos_ < source_.size() && isNameChar(source_[pos_])) {
     while (pos_ < source_.size() && isNameChar(source_[pos_]))
       ++pos_;
-    return error("malformed number", start);
+    return error(out, "malformed number", start);
   }
-  return make(isFloat ? Tok::Float : Tok::Integer, start);
+  make(out, isFloat ? Tok::Float : Tok::Integer, start);
 }
 
-Token Lexer::lexString(size_t start) {
+void Lexer::lexString(Token& out, size_t start) {
   char quote = source_[pos_++];
   while (pos_ < source_.size()) {
     char c = source_[pos_];
@@ -205,9 +203,9 @@ Token Lexer::lexString(size_t start) {
       continue;
     }
     if (c == quote)
-      return make(Tok::String, start);
+      return make(out, Tok::String, start);
   }
-  return error("unterminated string", start);
+  error(out, "unterminated string", start);
 }
 
 } // namespace declone::io

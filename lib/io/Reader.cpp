@@ -21,10 +21,9 @@ size_t countLines(std::string_view text) {
 
 } // namespace
 
-Reader::Reader(GraphFile& file, std::string_view source, const ReadOptions& options)
+Reader::Reader(GraphFile& file, std::string_view source)
     : file_(file), context_(*file.context), source_(source), lexer_(source),
-      fastPath_(!options.forceGeneralPath), argScratch_(kScratchLevels),
-      kwargScratch_(kScratchLevels),
+      argScratch_(kScratchLevels), kwargScratch_(kScratchLevels),
       // Most lines define a node: the line count bounds the names of every graph.
       expectedNames_(countLines(source)) {}
 
@@ -342,8 +341,6 @@ bool Reader::readBody(Graph& graph, const Line& defLine, std::vector<Parameter>&
       format.bodyIndent = source_.substr(line->start, line->indent());
       first = false;
     }
-    if (placeholdersMade && fastPath_ && tryFastNodeStatement(graph, *line))
-      continue;
     startStatement(*line);
     if (isIdent("return")) {
       if (sawStub && !placeholdersMade)
@@ -657,7 +654,7 @@ Status checkSourceSize(std::string_view text) {
 
 /// Parses the text already saved in (or adopted by) the file's Context.
 Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
-                                              std::string_view source, const ReadOptions& options) {
+                                              std::string_view source) {
   // An empty view may have a null data(), which memchr must not see even with length 0.
   const void* nul = source.empty() ? nullptr : std::memchr(source.data(), '\0', source.size());
   if (nul) {
@@ -673,7 +670,7 @@ Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
     }
     return Error{"unexpected NUL byte: this is not graph text", line, column};
   }
-  Reader reader(*file, source, options);
+  Reader reader(*file, source);
   Status status = reader.read();
   if (!status.ok()) {
     Error error = status.error();
@@ -685,23 +682,17 @@ Result<std::unique_ptr<GraphFile>> readSource(std::unique_ptr<GraphFile> file,
 }
 
 } // namespace
-
-Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text,
-                                                 const ReadOptions& options) {
-  if (Status size = checkSourceSize(text); !size)
-    return size.error();
-  auto file = std::make_unique<GraphFile>();
-  // Every spelling the graph keeps points into this copy.
-  std::string_view source = file->context->saveSource(text);
-  return readSource(std::move(file), source, options);
-}
-
 } // namespace declone::io
 
 namespace declone {
 
 Result<std::unique_ptr<GraphFile>> readGraphFile(std::string_view text) {
-  return io::readGraphFile(text, io::ReadOptions());
+  if (Status size = io::checkSourceSize(text); !size)
+    return size.error();
+  auto file = std::make_unique<GraphFile>();
+  // Every spelling the graph keeps points into this copy.
+  std::string_view source = file->context->saveSource(text);
+  return io::readSource(std::move(file), source);
 }
 
 Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(std::string text) {
@@ -709,7 +700,7 @@ Result<std::unique_ptr<GraphFile>> readOwnedGraphFile(std::string text) {
     return size.error();
   auto file = std::make_unique<GraphFile>();
   std::string_view source = file->context->adoptSource(std::move(text));
-  return io::readSource(std::move(file), source, io::ReadOptions());
+  return io::readSource(std::move(file), source);
 }
 
 } // namespace declone

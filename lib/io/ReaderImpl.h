@@ -1,10 +1,9 @@
-// The reader's private interface, shared by its structure, statement and fast-path files.
+// The reader's private interface, shared by its structure and statement files.
 #pragma once
 
 #include "AnnotationCache.h"
 #include "Lexer.h"
 #include "NameTable.h"
-#include "ReadOptions.h"
 #include "TargetCache.h"
 #include "declone/io/Reader.h"
 
@@ -59,11 +58,10 @@ inline double parseFloatLiteral(std::string_view text) {
 }
 
 /// Reads one source into a GraphFile. Reader.cpp holds the structure (lines, classes,
-/// signatures, bodies, returns), ReaderStatements.cpp node statements and values, and
-/// ReaderFastPath.cpp the byte-level reading of canonical node lines.
+/// signatures, bodies, returns), ReaderStatements.cpp node statements and values.
 class Reader {
 public:
-  Reader(GraphFile& file, std::string_view source, const ReadOptions& options);
+  Reader(GraphFile& file, std::string_view source);
 
   Status read();
 
@@ -128,10 +126,10 @@ private:
     if (cur_.kind == Tok::Error)
       prevEnd_ = cur_.offset;
     commentsBefore_.clear();
-    cur_ = lexer_.next();
+    lexer_.next(cur_);
     while (cur_.kind == Tok::Comment) {
       commentsBefore_.push_back(cur_);
-      cur_ = lexer_.next();
+      lexer_.next(cur_);
     }
   }
   bool is(Tok kind) const { return cur_.kind == kind; }
@@ -194,14 +192,6 @@ private:
   /// Sets `type` to the annotation shared by every node spelled the same way.
   bool readAnnotation(const TypeAnnotation*& type);
   bool readRhs(Graph& graph, std::string_view name, const TypeAnnotation* type, uint32_t line);
-
-  // --- Fast path for the common node statement ------------------------------------------
-  bool tryFastNodeStatement(Graph& graph, const Line& line);
-  bool fastCallArgs(const char*& p, const char* end, std::span<Arg>& args,
-                    std::span<KwArg>& kwargs);
-  bool fastValue(const char*& p, const char* end, Arg& out, unsigned depth);
-  /// Deepest list the fast path reads; deeper ones go to the general path.
-  static constexpr unsigned kFastMaxDepth = 16;
 
   // --- Values ---------------------------------------------------------------------------
   /// A name written alone as a value: None, True, False, inf, nan, infj, nanj, Ellipsis or a node.
@@ -266,7 +256,6 @@ private:
   };
   std::vector<Indent> indents_{Indent()};
   uint32_t indentCheckedLine_ = 0;
-  bool fastPath_;
   Graph* graph_ = nullptr;
   NameTable names_;
   AnnotationCache annotations_;

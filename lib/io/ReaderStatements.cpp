@@ -240,7 +240,7 @@ bool Reader::readDottedName(std::string_view& name, Token& first) {
     return failExpected("a name");
   first = cur_;
   size_t start = cur_.offset;
-  // Fast path: a name written without spaces (`torch.ops.aten.add.Tensor`) is scanned in one go
+  // Shortcut: a name written without spaces (`torch.ops.aten.add.Tensor`) is scanned in one go
   // rather than lexed as nine tokens: every node line has one. cur_ becomes its
   // last component; spaced forms fall through to the token loop below.
   size_t end = start + cur_.text.size();

@@ -1,7 +1,7 @@
 // Helpers shared by the unit tests.
 #include "TestSupport.h"
 
-#include "../support/ReadPathOracle.h"
+#include "../support/GraphCompare.h"
 
 #include <algorithm>
 #include <cctype>
@@ -51,7 +51,7 @@ std::string describeDifference(const GraphFile& a, const GraphFile& b) {
     return "module counts differ";
   for (size_t i = 0; i < a.modules.size(); ++i)
     if (std::string diff =
-            readpath::compareModules(*a.modules[i], *b.modules[i], /*linesAndUsers=*/false);
+            compare::compareModules(*a.modules[i], *b.modules[i], /*linesAndUsers=*/false);
         !diff.empty())
       return diff;
   if (!std::equal(a.trailingTrivia.begin(), a.trailingTrivia.end(), b.trailingTrivia.begin(),

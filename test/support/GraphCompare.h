@@ -1,9 +1,9 @@
-// Tests' oracle for the reader's fast path: reading with and without it gives the same result.
+// Tests' comparison of two read graphs, field by field: the round-trip tests read a graph, write it
+// and read it back, and say where the two differ.
 #pragma once
 
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
-#include "io/ReadOptions.h"
 
 #include <algorithm>
 #include <cstring>
@@ -12,7 +12,7 @@
 
 namespace declone::test {
 
-namespace readpath {
+namespace compare {
 
 inline std::string argText(const Context& context, const Arg& arg) {
   std::string out;
@@ -143,38 +143,6 @@ inline std::string compareModules(const GraphModule& a, const GraphModule& b,
   return {};
 }
 
-} // namespace readpath
-
-/// Empty if reading `text` with the fast path for node statements and with the general path
-/// alone agree: the same error (line, column and message), or graphs equal in every node field
-/// the reader sets (users and line numbers included) and written back identically; otherwise
-/// the first difference.
-inline std::string compareReadPaths(std::string_view text) {
-  auto fast = readGraphFile(text);
-  io::ReadOptions generalOnly;
-  generalOnly.forceGeneralPath = true;
-  auto general = io::readGraphFile(text, generalOnly);
-  if (fast.ok() != general.ok())
-    return fast.ok() ? "only the fast path accepts it; general: " + general.error().format("")
-                     : "only the general path accepts it; fast: " + fast.error().format("");
-  if (!fast.ok()) {
-    const Error& a = fast.error();
-    const Error& b = general.error();
-    if (a.line != b.line || a.column != b.column || a.message != b.message)
-      return "errors differ: fast " + a.format("") + " vs general " + b.format("");
-    return {};
-  }
-  const GraphFile& a = **fast;
-  const GraphFile& b = **general;
-  if (a.modules.size() != b.modules.size())
-    return "module counts differ";
-  for (size_t i = 0; i < a.modules.size(); ++i)
-    if (std::string diff = readpath::compareModules(*a.modules[i], *b.modules[i]); !diff.empty())
-      return diff;
-  // Everything else the reader keeps (layout, comments, pytree specs) shows in the output.
-  if (writeGraphFile(a) != writeGraphFile(b))
-    return "written texts differ";
-  return {};
-}
+} // namespace compare
 
 } // namespace declone::test
