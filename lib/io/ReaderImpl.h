@@ -1,6 +1,7 @@
 // The reader's private interface, shared by its structure and statement files.
 #pragma once
 
+#include "Annotation.h"
 #include "AnnotationCache.h"
 #include "Lexer.h"
 #include "NameTable.h"
@@ -260,6 +261,7 @@ private:
   NameTable names_;
   AnnotationCache annotations_;
   TargetCache targets_{context_};
+  AnnotationParser annotationParser_{context_};
   std::vector<Node*> selfFreed_; ///< nodes whose free list names themselves
   std::vector<std::vector<Arg>> argScratch_;
   std::vector<std::vector<KwArg>> kwargScratch_;

@@ -80,7 +80,7 @@ bool Reader::readAnnotation(const TypeAnnotation*& type) {
       std::string_view spelling = quoted.substr(1, quoted.size() - 2);
       type = annotations_.find(spelling);
       if (!type) {
-        Result<TypeAnnotation> parsed = parseTypeAnnotation(context_, spelling);
+        Result<TypeAnnotation> parsed = annotationParser_.parse(spelling);
         if (!parsed.ok())
           return fail("malformed annotation: " + parsed.error().message, cur_.line,
                       cur_.column + parsed.error().column);
