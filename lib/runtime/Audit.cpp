@@ -13,6 +13,7 @@
 #include <c10/util/Logging.h>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <torch/version.h>
 
 namespace declone::runtime {
@@ -93,6 +94,24 @@ public:
   OverloadAudit run();
 
 private:
+  /// What of the schema's arguments decides which probes to try.
+  struct Shape {
+    bool hasList = false;          ///< a list of tensors
+    bool hasOptional = false;      ///< an optional tensor
+    bool guessesString = false;    ///< a string without a default (einsum's equation)
+    bool hasOptionalValue = false; ///< an optional non-tensor defaulting to None
+    bool hasScalar = false;        ///< a Scalar (not a list)
+    size_t tensors = 0;            ///< tensor and optional tensor arguments
+  };
+  [[nodiscard]] Shape shape() const;
+  /// Tries probes until one runs (kept in facts_) and returns it; nullopt when none ran, with
+  /// the first probe's error in `firstError`.
+  std::optional<Probe> findBase(const Shape& shape, std::string& firstError);
+  /// The probes that vary the base in every way the audit tries, for each of `plans`.
+  [[nodiscard]] std::vector<Probe> variations(const Probe& base, const Shape& shape,
+                                              std::span<const size_t> plans) const;
+  /// Marks the writes seen only when a bool argument is true as conditional on it.
+  void findConditions();
   /// Runs one probe; the error message when libtorch refused it.
   Result<Facts> runProbe(const Probe& probe);
   Result<Facts> runProbeUnchecked(const Probe& probe);
@@ -241,55 +260,51 @@ void Auditor::compare(const Facts& facts) {
   }
 }
 
-OverloadAudit Auditor::run() {
-  for (const SchemaArgument& argument : schema_.arguments)
-    if (std::string why = unsupported(argument); !why.empty()) {
-      out_.reason = std::move(why);
-      return out_;
-    }
-  std::string overload = schema_.overload == "default" ? std::string() : schema_.overload;
-  if (!c10::Dispatcher::singleton().findSchema({schema_.qualifiedName(), overload})) {
-    out_.reason = "no kernel in this libtorch";
-    return out_;
-  }
+Auditor::Shape Auditor::shape() const {
   auto any = [&](auto predicate) {
     return std::any_of(schema_.arguments.begin(), schema_.arguments.end(), predicate);
   };
-  bool hasList = any([](const SchemaArgument& argument) {
+  Shape shape;
+  shape.hasList = any([](const SchemaArgument& argument) {
     return argument.type.isTensorLike() && argument.type.isList();
   });
-  bool hasOptional = any([](const SchemaArgument& argument) {
+  shape.hasOptional = any([](const SchemaArgument& argument) {
     return argument.type.kind == SchemaType::Kind::OptionalTensor;
   });
   // A mode string the probe must guess (einsum's equation and the like are written by name).
-  bool guessesString = any([](const SchemaArgument& argument) {
+  shape.guessesString = any([](const SchemaArgument& argument) {
     return argument.type.element == "str" && !argument.defaultValue && !argument.type.optional;
   });
-  size_t tensors = 0;
   for (const SchemaArgument& argument : schema_.arguments)
-    tensors += argument.type.kind == SchemaType::Kind::Tensor ||
-               argument.type.kind == SchemaType::Kind::OptionalTensor;
-  // The first probe that runs settles shapes, dtype, list length, optional tensors and string;
-  // a shape passed as a tensor (_reshape_from_tensor) must hold the sizes it reshapes to.
-  std::optional<Probe> base;
-  std::string firstError;
-  bool hasOptionalValue = any([](const SchemaArgument& argument) {
+    shape.tensors += argument.type.kind == SchemaType::Kind::Tensor ||
+                     argument.type.kind == SchemaType::Kind::OptionalTensor;
+  shape.hasOptionalValue = any([](const SchemaArgument& argument) {
     return !argument.type.isTensorLike() && argument.type.optional &&
            argument.defaultValue == "None";
   });
+  shape.hasScalar = any([](const SchemaArgument& argument) {
+    return argument.type.element == "Scalar" && !argument.type.isList();
+  });
+  return shape;
+}
+
+std::optional<Probe> Auditor::findBase(const Shape& shape, std::string& firstError) {
+  // The first probe that runs settles shapes, dtype, list length, optional tensors and string;
+  // a shape passed as a tensor (_reshape_from_tensor) must hold the sizes it reshapes to.
+  std::optional<Probe> base;
   // to_sparse returns a sparse tensor, which no probe reads, unless its layout is given.
   for (int attempt = 0; attempt < 8 && !base; ++attempt) {
     bool none = attempt & 1, sizesAsTensor = attempt & 2, optionsSet = attempt & 4;
-    if ((none && !hasOptional) || (sizesAsTensor && tensors < 2) ||
-        (optionsSet && !hasOptionalValue))
+    if ((none && !shape.hasOptional) || (sizesAsTensor && shape.tensors < 2) ||
+        (optionsSet && !shape.hasOptionalValue))
       continue;
     for (size_t plan = 0; plan < shapePlanCount() && !base; ++plan)
       for (std::string_view dtype : baseDTypes()) {
         for (size_t length : {size_t(2), size_t(1)}) {
-          if (length == 1 && !hasList)
+          if (length == 1 && !shape.hasList)
             break;
-          for (size_t string = 0; string < (guessesString ? stringCandidateCount() : 1) && !base;
-               ++string) {
+          for (size_t string = 0;
+               string < (shape.guessesString ? stringCandidateCount() : 1) && !base; ++string) {
             Probe probe;
             probe.plan = plan;
             probe.dtype = dtype;
@@ -316,35 +331,17 @@ OverloadAudit Auditor::run() {
           break;
       }
   }
-  if (!base) {
-    out_.reason = firstError.find("Could not run") != std::string::npos ? "no CPU kernel"
-                                                                        : "every probe failed";
-    return out_;
-  }
-  out_.exercised = true;
-  if (declared_.action != TargetEffects::Action::Schema) {
-    out_.reason = "effects unknown by schema";
-    out_.runs = 1;
-    return out_;
-  }
-  // Then every layout, each bool negated and `p` made 0 in turn, the other list length, and
-  // float and complex elements.
+  return base;
+}
+
+std::vector<Probe> Auditor::variations(const Probe& base, const Shape& shape,
+                                       std::span<const size_t> plans) const {
+  // Every layout, each bool negated and `p` made 0 in turn, the other list length, and float
+  // and complex elements.
   std::vector<std::optional<size_t>> flips{std::nullopt};
   for (size_t i = 0; i < schema_.arguments.size(); ++i)
     if (isBool(schema_.arguments[i]) || isProbability(schema_.arguments[i]))
       flips.push_back(i);
-  // Every shape plan the op accepts with the base's dtype: batch norm runs in eval mode on 2-D
-  // input but needs 3-D input for instance norm's statistics.
-  std::vector<size_t> plans{base->plan};
-  for (size_t plan = base->plan + 1; plan < shapePlanCount(); ++plan) {
-    Probe probe = *base;
-    probe.plan = plan;
-    Result<Facts> facts = runProbe(probe);
-    if (facts.ok()) {
-      plans.push_back(plan);
-      facts_.push_back(std::move(facts).value());
-    }
-  }
   std::vector<Probe> probes;
   auto add = [&](Probe probe, std::optional<size_t> flip = std::nullopt) {
     probe.flipped = flip;
@@ -354,18 +351,15 @@ OverloadAudit Auditor::run() {
     for (const std::optional<size_t>& flip : flips)
       add(probe, flip);
   };
-  bool hasScalar = any([](const SchemaArgument& argument) {
-    return argument.type.element == "Scalar" && !argument.type.isList();
-  });
   for (size_t plan : plans) {
-    Probe start = *base;
+    Probe start = base;
     start.plan = plan;
-    for (size_t length : {base->listLength, 3 - base->listLength}) {
-      if (length != base->listLength && !hasList)
+    for (size_t length : {base.listLength, 3 - base.listLength}) {
+      if (length != base.listLength && !shape.hasList)
         continue;
       for (Layout layout : {Layout::Contiguous, Layout::Transposed, Layout::Offset})
         for (const std::optional<size_t>& flip : flips)
-          if (layout != Layout::Contiguous || length != base->listLength || flip) {
+          if (layout != Layout::Contiguous || length != base.listLength || flip) {
             Probe probe = start;
             probe.layout = layout;
             probe.listLength = length;
@@ -373,13 +367,13 @@ OverloadAudit Auditor::run() {
           }
     }
     for (std::string_view dtype : variedDTypes())
-      if (dtype != base->dtype) {
+      if (dtype != base.dtype) {
         Probe probe = start;
         probe.dtype = dtype;
         addFlipped(probe);
       }
     for (std::string_view dtype : otherDTypes())
-      if (dtype != base->dtype) {
+      if (dtype != base.dtype) {
         Probe probe = start;
         probe.dtype = dtype;
         add(probe);
@@ -388,7 +382,7 @@ OverloadAudit Auditor::run() {
     // dimensions, memory that is not dense or that elements share, identity scalars, options
     // given, shapes passed as tensors.
     for (Optionals optionals : {Optionals::Default, Optionals::All}) {
-      if (optionals == Optionals::All && !hasOptionalValue)
+      if (optionals == Optionals::All && !shape.hasOptionalValue)
         continue;
       for (Sizes sizes : {Sizes::FirstEmpty, Sizes::AllEmpty}) {
         Probe probe = start;
@@ -410,37 +404,31 @@ OverloadAudit Auditor::run() {
       probe.layout = layout;
       addFlipped(probe);
     }
-    if (hasScalar)
+    if (shape.hasScalar)
       for (std::string_view value : scalarValues()) {
         Probe probe = start;
         probe.kind = ProbeKind::ScalarValues;
         probe.scalar = value;
         add(probe);
       }
-    if (hasOptionalValue)
+    if (shape.hasOptionalValue)
       for (Optionals optionals : {Optionals::Options, Optionals::All}) {
         Probe probe = start;
         probe.kind = ProbeKind::OptionalsSet;
         probe.optionals = optionals;
         addFlipped(probe);
       }
-    if (tensors >= 2 && !base->sizesAsTensor) {
+    if (shape.tensors >= 2 && !base.sizesAsTensor) {
       Probe probe = start;
       probe.kind = ProbeKind::SizesAsTensor;
       probe.sizesAsTensor = true;
       addFlipped(probe);
     }
   }
-  for (const Probe& probe : probes) {
-    Result<Facts> facts = runProbe(probe);
-    if (facts.ok())
-      facts_.push_back(std::move(facts).value());
-  }
-  for (const Facts& facts : facts_)
-    out_.kindsReached |= 1u << static_cast<unsigned>(facts.kind);
-  out_.runs = static_cast<unsigned>(facts_.size());
-  for (const Facts& facts : facts_)
-    compare(facts);
+  return probes;
+}
+
+void Auditor::findConditions() {
   // A write seen only when some bool argument is true, never when it is false (and the op ran
   // with it false), is conditional on it: batch norm's running statistics and `training`.
   for (EffectOverride& lie : out_.lies) {
@@ -468,6 +456,56 @@ OverloadAudit Auditor::run() {
       }
     }
   }
+}
+
+OverloadAudit Auditor::run() {
+  for (const SchemaArgument& argument : schema_.arguments)
+    if (std::string why = unsupported(argument); !why.empty()) {
+      out_.reason = std::move(why);
+      return out_;
+    }
+  std::string overload = schema_.overload == "default" ? std::string() : schema_.overload;
+  if (!c10::Dispatcher::singleton().findSchema({schema_.qualifiedName(), overload})) {
+    out_.reason = "no kernel in this libtorch";
+    return out_;
+  }
+  const Shape shape = this->shape();
+  std::string firstError;
+  std::optional<Probe> base = findBase(shape, firstError);
+  if (!base) {
+    out_.reason = firstError.find("Could not run") != std::string::npos ? "no CPU kernel"
+                                                                        : "every probe failed";
+    return out_;
+  }
+  out_.exercised = true;
+  if (declared_.action != TargetEffects::Action::Schema) {
+    out_.reason = "effects unknown by schema";
+    out_.runs = 1;
+    return out_;
+  }
+  // Every shape plan the op accepts with the base's dtype: batch norm runs in eval mode on 2-D
+  // input but needs 3-D input for instance norm's statistics.
+  std::vector<size_t> plans{base->plan};
+  for (size_t plan = base->plan + 1; plan < shapePlanCount(); ++plan) {
+    Probe probe = *base;
+    probe.plan = plan;
+    Result<Facts> facts = runProbe(probe);
+    if (facts.ok()) {
+      plans.push_back(plan);
+      facts_.push_back(std::move(facts).value());
+    }
+  }
+  for (const Probe& probe : variations(*base, shape, plans)) {
+    Result<Facts> facts = runProbe(probe);
+    if (facts.ok())
+      facts_.push_back(std::move(facts).value());
+  }
+  for (const Facts& facts : facts_)
+    out_.kindsReached |= 1u << static_cast<unsigned>(facts.kind);
+  out_.runs = static_cast<unsigned>(facts_.size());
+  for (const Facts& facts : facts_)
+    compare(facts);
+  findConditions();
   std::sort(out_.lies.begin(), out_.lies.end(),
             [](const EffectOverride& a, const EffectOverride& b) { return a.key() < b.key(); });
   return out_;

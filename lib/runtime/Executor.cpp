@@ -1,17 +1,9 @@
-// Executes graphs through the dispatcher: boxed calls by schema, auto_functionalized by its
-// definition, the metadata queries (sym_size, ...), Python's arithmetic and indexing (getitem of
-// tuples, lists and tensors), get_attr constants from the inputs.
-#include "declone/runtime/Executor.h"
-
-#include "Execution.h"
-#include "declone/analysis/Overloads.h"
-
-#include <ATen/TensorIndexing.h>
-#include <ATen/core/dispatch/Dispatcher.h>
-#include <optional>
+// Executes graphs through the dispatcher: boxed calls by schema, the metadata queries (sym_size,
+// ...), Python's arithmetic and indexing (getitem of tuples, lists and tensors), get_attr
+// constants from the inputs. The higher-order ops are in ExecutorHigherOrder.cpp.
+#include "ExecutorImpl.h"
 
 namespace declone::runtime::detail {
-namespace {
 
 std::string opName(const Target& target) {
   return std::string(target.opNamespace) + "::" + std::string(target.opName) +
@@ -29,6 +21,22 @@ std::optional<c10::OperatorHandle> findOperator(const Target& target) {
     return std::nullopt;
   return *handle;
 }
+
+std::string decodeString(std::string_view quoted) {
+  std::string out;
+  for (size_t i = 1; i + 1 < quoted.size(); ++i) {
+    char c = quoted[i];
+    if (c == '\\' && i + 2 < quoted.size()) {
+      char next = quoted[++i];
+      out += next == 'n' ? '\n' : next == 't' ? '\t' : next;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+namespace {
 
 /// What a kernel that indexes tensor arguments from their data pointers without checking their
 /// sizes needs of them, or an empty string. A graph that breaks that (a rewrite that resized or
@@ -80,85 +88,7 @@ std::string uncheckedIndexing(const c10::FunctionSchema& schema, const torch::ji
   return {};
 }
 
-/// Decodes a Python string literal as the reader kept it ('...' or "...").
-std::string decodeString(std::string_view quoted) {
-  std::string out;
-  for (size_t i = 1; i + 1 < quoted.size(); ++i) {
-    char c = quoted[i];
-    if (c == '\\' && i + 2 < quoted.size()) {
-      char next = quoted[++i];
-      out += next == 'n' ? '\n' : next == 't' ? '\t' : next;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-/// PyTorch's clone_preserve_strides, which auto_functionalized uses: a copy of the tensor's
-/// whole storage extent, viewed with the same sizes, strides and storage offset.
-at::Tensor clonePreservingStrides(const at::Tensor& tensor) {
-  int64_t extent = tensor.storage_offset() + 1;
-  for (int64_t i = 0; i < tensor.dim(); ++i) {
-    if (tensor.size(i) == 0)
-      return tensor.clone();
-    extent += (tensor.size(i) - 1) * tensor.stride(i);
-  }
-  at::Tensor buffer = tensor.as_strided({extent}, {1}, 0).clone();
-  return buffer.as_strided(tensor.sizes(), tensor.strides(), tensor.storage_offset());
-}
-
-class Executor {
-public:
-  Executor(const Graph& graph, Inputs& inputs, const MissingKernels* kernels,
-           const GraphModule* module = nullptr)
-      : graph_(graph), inputs_(inputs), kernels_(kernels), module_(module) {}
-
-  Result<std::vector<c10::IValue>> run(std::vector<c10::IValue>* nodeValues, bool snapshot);
-
-private:
-  Status runCall(const Node* node, c10::IValue& result);
-  Status runOp(const Node* node, const Target& target, std::span<const Arg> args,
-               std::span<const KwArg> kwargs, c10::IValue& result);
-  Status runAutoFunctionalized(const Node* node, c10::IValue& result);
-  Status runAutoFunctionalizedV2(const Node* node, c10::IValue& result);
-  /// Calls op on `stack` and makes the tuple both auto_functionalized ops return: op's results,
-  /// then `mutated`.
-  Status callFunctionalized(const Node* node, const Target& target, const c10::OperatorHandle& op,
-                            torch::jit::Stack& stack, std::vector<c10::IValue> mutated,
-                            c10::IValue& result);
-  Result<c10::IValue> regenerateView(const std::string& prefix, std::span<const at::Tensor> bases);
-  Result<std::vector<int64_t>> intList(const Arg& arg);
-  Status runFunction(const Node* node, c10::IValue& result);
-  /// A packet call or a Tensor method: the first overload that takes the arguments and runs.
-  Status runOverloaded(const Node* node, c10::IValue& result);
-  /// The values of the nodes `bound` passes are of the kinds `schema` takes.
-  [[nodiscard]] bool valuesFit(const OpSchema& schema, const BoundOverload& bound) const;
-  Status runGetItem(const Node* node, c10::IValue& result);
-  Result<at::indexing::TensorIndex> tensorIndex(const Node* node, const Arg& index);
-  Status runMetadataQuery(const Node* node, const Target& target, c10::IValue& result);
-  /// The nested class a get_attr names, or nullptr.
-  const GraphModule* subgraph(const Node* getAttr) const;
-  /// Runs the nested class that args()[bodyIndex] names on `operands`.
-  Status runSubgraph(const Node* node, size_t bodyIndex, std::span<const Arg> operands,
-                     c10::IValue& result);
-  Status runCond(const Node* node, c10::IValue& result);
-  Result<c10::IValue> convert(const Arg& arg, const c10::TypePtr& type);
-  Result<int64_t> intValue(const Arg& arg);
-  /// Calls the kernel on `stack` (its arguments; its results after).
-  Status callKernel(const Node* node, const Target& target, const c10::OperatorHandle& op,
-                    torch::jit::Stack& stack);
-  Error fail(const Node* node, std::string message) const {
-    return Error{"cannot execute " + std::string(node->name()) + ": " + message, node->line(), 0};
-  }
-
-  const Graph& graph_;
-  Inputs& inputs_;
-  const MissingKernels* kernels_; ///< for standInsRun; null: no stand-ins
-  const GraphModule* module_;     ///< the graph's module, whose nested classes calls may run
-  std::vector<c10::IValue> values_;
-  const Node* current_ = nullptr;
-};
+} // namespace
 
 Result<int64_t> Executor::intValue(const Arg& arg) {
   if (arg.kind == ArgKind::Int)
@@ -367,69 +297,6 @@ Status Executor::runOp(const Node* node, const Target& target, std::span<const A
   return ok();
 }
 
-Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
-  // auto_functionalized(op, **kwargs): clone what op mutates, call op on the clones, return
-  // op's results followed by the mutated clones.
-  if (node->args().empty() || node->args()[0].kind != ArgKind::OpRef)
-    return fail(node, "auto_functionalized needs an operator as its first argument");
-  const Target& target = *node->args()[0].op;
-  std::optional<c10::OperatorHandle> op = findOperator(target);
-  if (!op)
-    return fail(node, "no kernel for " + opName(target) + " in this libtorch");
-  const std::vector<c10::Argument>& parameters = op->schema().arguments();
-  // Reinplacing may name the only arguments to copy; op writes the others in place.
-  const Arg* only = node->kwarg("_only_clone_these_tensors");
-  auto clones = [&](const std::string& name) {
-    if (!only || only->kind == ArgKind::None)
-      return true;
-    for (const Arg& quoted : only->children())
-      if (quoted.kind == ArgKind::String && decodeString(quoted.text()) == name)
-        return true;
-    return false;
-  };
-  torch::jit::Stack stack;
-  std::vector<c10::IValue> mutated;
-  for (const c10::Argument& parameter : parameters) {
-    const Arg* value = node->kwarg(parameter.name());
-    c10::IValue converted;
-    if (value) {
-      Result<c10::IValue> result = convert(*value, parameter.type());
-      if (!result.ok())
-        return result.error();
-      converted = std::move(result).value();
-    } else if (parameter.default_value()) {
-      converted = *parameter.default_value();
-    } else {
-      return fail(node, "missing argument '" + parameter.name() + "' of " + opName(target));
-    }
-    if (parameter.alias_info() && parameter.alias_info()->isWrite() && converted.isTensor()) {
-      if (clones(parameter.name()))
-        converted = c10::IValue(clonePreservingStrides(converted.toTensor()));
-      mutated.push_back(converted);
-    }
-    stack.push_back(std::move(converted));
-  }
-  return callFunctionalized(node, target, *op, stack, std::move(mutated), result);
-}
-
-Status Executor::callFunctionalized(const Node* node, const Target& target,
-                                    const c10::OperatorHandle& op, torch::jit::Stack& stack,
-                                    std::vector<c10::IValue> mutated, c10::IValue& result) {
-  if (Status called = callKernel(node, target, op, stack); !called.ok())
-    return called;
-  // As PyTorch's auto_functionalized(_v2): (*outs, *mutated) when the op returns several values,
-  // (out, *mutated) when it returns one, and (None, *mutated) when it returns none.
-  std::vector<c10::IValue> elements;
-  if (stack.empty())
-    elements.emplace_back();
-  for (c10::IValue& value : stack)
-    elements.push_back(std::move(value));
-  for (c10::IValue& value : mutated)
-    elements.push_back(std::move(value));
-  result = c10::ivalue::Tuple::create(std::move(elements));
-  return ok();
-}
-
 Result<at::indexing::TensorIndex> Executor::tensorIndex(const Node* node, const Arg& index) {
   using at::indexing::TensorIndex;
   auto bound = [&](const Arg& value) -> Result<c10::optional<int64_t>> {
@@ -559,122 +426,6 @@ Result<std::vector<int64_t>> Executor::intList(const Arg& arg) {
   return values;
 }
 
-Result<c10::IValue> Executor::regenerateView(const std::string& prefix,
-                                             std::span<const at::Tensor> bases) {
-  // PyTorch's read_view_information_from_args: `_x_base_index` names the base; `_x_alias`,
-  // `_x_size`/`_x_stride`/`_x_storage_offset` or `_x_slice_dim`/`_start`/`_end` say which view
-  // of it op gets; with none of them op gets the base itself.
-  const Node* node = current_;
-  const Arg* baseIndex = node->kwarg(prefix + "_base_index");
-  if (!baseIndex)
-    return fail(node, "missing " + prefix + "_base_index");
-  if (baseIndex->kind == ArgKind::None)
-    return c10::IValue();
-  Result<int64_t> index = intValue(*baseIndex);
-  if (!index.ok())
-    return index.error();
-  if (*index < 0 || static_cast<size_t>(*index) >= bases.size())
-    return fail(node, prefix + "_base_index is not an index of _all_bases");
-  const at::Tensor& base = bases[static_cast<size_t>(*index)];
-  if (node->kwarg(prefix + "_alias"))
-    return c10::IValue(at::alias(base));
-  if (const Arg* offset = node->kwarg(prefix + "_storage_offset")) {
-    const Arg* size = node->kwarg(prefix + "_size");
-    const Arg* stride = node->kwarg(prefix + "_stride");
-    if (!size || !stride)
-      return fail(node, "missing " + prefix + "_size or " + prefix + "_stride");
-    Result<std::vector<int64_t>> sizes = intList(*size);
-    Result<std::vector<int64_t>> strides = intList(*stride);
-    Result<int64_t> storageOffset = intValue(*offset);
-    if (!sizes.ok() || !strides.ok() || !storageOffset.ok())
-      return fail(node, "the view of " + prefix + " is not given by integers");
-    return c10::IValue(base.as_strided(*sizes, *strides, *storageOffset));
-  }
-  if (const Arg* dim = node->kwarg(prefix + "_slice_dim")) {
-    const Arg* start = node->kwarg(prefix + "_slice_start");
-    const Arg* end = node->kwarg(prefix + "_slice_end");
-    if (!start || !end)
-      return fail(node, "missing " + prefix + "_slice_start or " + prefix + "_slice_end");
-    Result<int64_t> d = intValue(*dim);
-    Result<int64_t> s = intValue(*start);
-    Result<int64_t> e = intValue(*end);
-    if (!d.ok() || !s.ok() || !e.ok())
-      return fail(node, "the slice of " + prefix + " is not given by integers");
-    return c10::IValue(base.slice(*d, *s, *e));
-  }
-  return c10::IValue(base);
-}
-
-Status Executor::runAutoFunctionalizedV2(const Node* node, c10::IValue& result) {
-  // auto_functionalized_v2(op, _all_bases=[...], **kwargs): copy the bases (all, or those
-  // `_only_clone_these_bases` names), rebuild the views op mutates from the copies, call op,
-  // and return op's results followed by the bases as they are then.
-  if (node->args().empty() || node->args()[0].kind != ArgKind::OpRef)
-    return fail(node, "auto_functionalized_v2 needs an operator as its first argument");
-  const Target& target = *node->args()[0].op;
-  std::optional<c10::OperatorHandle> op = findOperator(target);
-  if (!op)
-    return fail(node, "no kernel for " + opName(target) + " in this libtorch");
-  const Arg* allBases = node->kwarg("_all_bases");
-  if (!allBases || (allBases->kind != ArgKind::List && allBases->kind != ArgKind::Tuple))
-    return fail(node, "auto_functionalized_v2 needs an _all_bases list");
-  const Arg* only = node->kwarg("_only_clone_these_bases");
-  std::vector<at::Tensor> bases;
-  for (const Arg& element : allBases->children()) {
-    if (!element.isNode() || !values_[element.node()->order()].isTensor())
-      return fail(node, "_all_bases holds something other than tensors");
-    const at::Tensor& base = values_[element.node()->order()].toTensor();
-    bool copy = !only || only->kind == ArgKind::None;
-    for (const Arg& index : only ? only->children() : std::span<const Arg>())
-      copy = copy ||
-             (index.kind == ArgKind::Int && index.integer == static_cast<int64_t>(bases.size()));
-    bases.push_back(copy ? clonePreservingStrides(base) : base);
-  }
-  torch::jit::Stack stack;
-  for (const c10::Argument& parameter : op->schema().arguments()) {
-    if (parameter.alias_info() && parameter.alias_info()->isWrite()) {
-      std::string prefix = "_" + parameter.name();
-      if (parameter.type()->kind() == c10::TypeKind::ListType) {
-        const Arg* length = node->kwarg(prefix + "_length");
-        if (!length || length->kind == ArgKind::None) {
-          stack.emplace_back();
-          continue;
-        }
-        Result<int64_t> n = intValue(*length);
-        if (!n.ok())
-          return n.error();
-        c10::List<at::Tensor> views;
-        for (int64_t i = 0; i < *n; ++i) {
-          Result<c10::IValue> view = regenerateView(prefix + "_" + std::to_string(i), bases);
-          if (!view.ok())
-            return view.error();
-          views.push_back(view->toTensor());
-        }
-        stack.emplace_back(std::move(views));
-        continue;
-      }
-      Result<c10::IValue> view = regenerateView(prefix, bases);
-      if (!view.ok())
-        return view.error();
-      stack.push_back(std::move(view).value());
-      continue;
-    }
-    const Arg* value = node->kwarg(parameter.name());
-    if (!value) {
-      if (!parameter.default_value())
-        return fail(node, "missing argument '" + parameter.name() + "' of " + opName(target));
-      stack.push_back(*parameter.default_value());
-      continue;
-    }
-    Result<c10::IValue> converted = convert(*value, parameter.type());
-    if (!converted.ok())
-      return converted.error();
-    stack.push_back(std::move(converted).value());
-  }
-  std::vector<c10::IValue> mutated(bases.begin(), bases.end());
-  return callFunctionalized(node, target, *op, stack, std::move(mutated), result);
-}
-
 Status Executor::runFunction(const Node* node, c10::IValue& result) {
   const Target& target = *node->target();
   if (target.isOperator("getitem"))
@@ -734,74 +485,6 @@ Status Executor::runMetadataQuery(const Node* node, const Target& target, c10::I
                           std::to_string(rank) + " dims");
   result = all[static_cast<size_t>(wrapped)];
   return ok();
-}
-
-const GraphModule* Executor::subgraph(const Node* getAttr) const {
-  if (!module_ || getAttr->kind() != Node::Kind::GetAttr)
-    return nullptr;
-  for (const auto& child : module_->children)
-    if (child->className == getAttr->attribute())
-      return child.get();
-  return nullptr;
-}
-
-Status Executor::runSubgraph(const Node* node, size_t bodyIndex, std::span<const Arg> operandArgs,
-                             c10::IValue& result) {
-  // The body runs on the operands themselves (its writes are the call's), and its values are
-  // the call's: a tuple when it returns one, taken apart by getitem.
-  std::span<const Arg> args = node->args();
-  const GraphModule* body = bodyIndex < args.size() && args[bodyIndex].isNode()
-                                ? subgraph(args[bodyIndex].node())
-                                : nullptr;
-  if (!body || !node->kwargs().empty())
-    return fail(node, "the body of " + std::string(node->target()->opName) +
-                          " is not a nested class of this file");
-  Inputs operands;
-  operands.uninitialized = inputs_.uninitialized;
-  for (const Arg& operand : operandArgs) {
-    if (operand.isNode()) {
-      operands.values.push_back({values_[operand.node()->order()], at::Tensor()});
-      continue;
-    }
-    Result<int64_t> value = intValue(operand);
-    if (!value.ok())
-      return fail(node, "only nodes and integers can be passed to a subgraph here");
-    operands.values.push_back({c10::IValue(*value), at::Tensor()});
-  }
-  Result<std::vector<c10::IValue>> outputs = execute(*body, operands, kernels_);
-  inputs_.standInsRun.merge(operands.standInsRun); // the body's calls are the call's
-  if (!outputs.ok())
-    return outputs.error();
-  const Node* output = body->graph.output();
-  bool tuple =
-      output && !output->args().empty() &&
-      (output->args()[0].kind == ArgKind::Tuple || output->args()[0].kind == ArgKind::List);
-  if (!tuple && outputs->size() == 1)
-    result = std::move((*outputs)[0]);
-  else
-    result = c10::ivalue::Tuple::create(std::move(*outputs));
-  return ok();
-}
-
-Status Executor::runCond(const Node* node, c10::IValue& result) {
-  // cond(pred, true_body, false_body, (operands...)): pred is a bool, a SymBool or a one-element
-  // tensor.
-  std::span<const Arg> args = node->args();
-  if (args.size() != 4 || !args[3].isSequence())
-    return fail(node, "cond takes a predicate, two bodies and a tuple of operands");
-  bool predicate = false;
-  if (args[0].isNode() && values_[args[0].node()->order()].isTensor()) {
-    const at::Tensor& tensor = values_[args[0].node()->order()].toTensor();
-    if (tensor.numel() != 1)
-      return fail(node, "the predicate of cond is not a one-element tensor");
-    predicate = tensor.item().toBool();
-  } else {
-    Result<int64_t> value = intValue(args[0]);
-    if (!value.ok())
-      return fail(node, "the predicate of cond is not a bool");
-    predicate = *value != 0;
-  }
-  return runSubgraph(node, predicate ? 1 : 2, args[3].children(), result);
 }
 
 bool Executor::valuesFit(const OpSchema& schema, const BoundOverload& bound) const {
@@ -965,8 +648,6 @@ Result<std::vector<c10::IValue>> Executor::run(std::vector<c10::IValue>* nodeVal
     *nodeValues = values_;
   return outputs;
 }
-
-} // namespace
 
 Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
                                          const MissingKernels* kernels,
