@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdio>
-#include <cstdlib>
 
 namespace declone {
 namespace {
@@ -138,19 +136,14 @@ std::string builtinEffectOverridesText() {
   return text;
 }
 
-std::span<const EffectOverride> builtinEffectOverrides() {
-  // The table is checked in and parsed by a test (unit.EffectOverrides); a line this build
-  // cannot read would silently drop a correction, so it stops the program instead.
-  static const std::vector<EffectOverride> table = [] {
+const Result<std::vector<EffectOverride>>& builtinEffectOverrides() {
+  static const Result<std::vector<EffectOverride>> table =
+      []() -> Result<std::vector<EffectOverride>> {
     Result<std::vector<EffectOverride>> parsed = parseEffectOverrides(builtinEffectOverridesText());
-    if (!parsed.ok()) {
-      std::fputs(("effect-overrides.txt:" + std::to_string(parsed.error().line) +
-                  ": error: " + parsed.error().message + "\n")
-                     .c_str(),
-                 stderr);
-      std::abort();
-    }
-    return std::move(parsed).value();
+    if (parsed.ok())
+      return parsed;
+    return Error{"the built-in effect override table does not parse: effect-overrides.txt:" +
+                 std::to_string(parsed.error().line) + ": " + parsed.error().message};
   }();
   return table;
 }

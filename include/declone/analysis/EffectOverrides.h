@@ -7,7 +7,6 @@
 #include "declone/support/Result.h"
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,8 +54,10 @@ struct EffectOverride {
 /// 1-based line.
 [[nodiscard]] Result<std::vector<EffectOverride>> parseEffectOverrides(std::string_view text);
 
-/// The table the build embedded, parsed once.
-[[nodiscard]] std::span<const EffectOverride> builtinEffectOverrides();
+/// The table the build embedded, parsed once; an error naming the line of effect-overrides.txt
+/// when this build cannot read it (unit.EffectOverrides checks that it can). Callers report it
+/// and take every op's effects as unknown: a correction is never dropped silently.
+[[nodiscard]] const Result<std::vector<EffectOverride>>& builtinEffectOverrides();
 /// The embedded table's text, as checked in.
 [[nodiscard]] std::string builtinEffectOverridesText();
 
