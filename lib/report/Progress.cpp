@@ -11,7 +11,6 @@ ProgressMeter::ProgressMeter(std::ostream& out, bool terminal, std::string label
       interval_(interval), start_(Clock::now()), lastDraw_(start_) {}
 
 void ProgressMeter::update(size_t done, size_t total) {
-  std::lock_guard lock(mutex_);
   done_ = done;
   total_ = total;
   Clock::time_point now = Clock::now();
@@ -23,7 +22,6 @@ void ProgressMeter::update(size_t done, size_t total) {
 }
 
 void ProgressMeter::finish() {
-  std::lock_guard lock(mutex_);
   draw(done_, total_, Clock::now(), true);
 }
 

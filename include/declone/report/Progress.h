@@ -3,15 +3,15 @@
 
 #include <chrono>
 #include <cstddef>
-#include <mutex>
 #include <ostream>
 #include <string>
 
 namespace declone {
 
-/// Thread-safe. On a terminal, one line redrawn in place (`\r`) with a bar, the count and the
-/// rate; elsewhere (a log file, CI) plain lines `LABEL: 3/30 files`, the first at once and then at
-/// most one per `interval`, so that huge folders do not flood the log.
+/// On a terminal, one line redrawn in place (`\r`) with a bar, the count and the rate; elsewhere
+/// (a log file, CI) plain lines `LABEL: 3/30 files`, the first at once and then at most one per
+/// `interval`, so that huge folders do not flood the log. Not for several threads at once:
+/// report's pool calls update() under its own lock.
 class ProgressMeter {
 public:
   using Clock = std::chrono::steady_clock;
@@ -39,7 +39,6 @@ private:
   size_t done_ = 0;
   size_t total_ = 0;
   size_t lastWidth_ = 0;
-  std::mutex mutex_;
 };
 
 } // namespace declone
