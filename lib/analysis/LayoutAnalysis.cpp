@@ -55,6 +55,44 @@ std::string inferenceBasis(const Layout& layout) {
   return out;
 }
 
+std::string unknownStridesReason(const Layout& layout, bool oracle) {
+  const Node* because = layout.unknownBecause;
+  std::string cause;
+  switch (layout.unknownStrides) {
+  case UnknownStrides::No:
+    return {};
+  case UnknownStrides::NotPrinted:
+    cause = (because ? std::string(because->name()) + " is a graph input whose annotation prints "
+                                                      "none"
+                     : std::string("a graph input's annotation prints none")) +
+            " (--assume-dense-inputs takes graph inputs as contiguous)";
+    break;
+  case UnknownStrides::NoRule:
+    if (because && because->isCall()) {
+      const Target& target = *because->target();
+      std::string op = target.kind == Target::Kind::Op
+                           ? std::string(target.opNamespace) + "." + std::string(target.opName) +
+                                 (target.overload.empty() ? "" : "." + std::string(target.overload))
+                           : std::string(target.qualifiedName);
+      cause = "no rule gives the strides " + std::string(because->name()) + " (" + op + ") makes" +
+              (oracle ? ", and FakeTensor gave none" : " (--fake-tensor runs it)");
+      break;
+    }
+    [[fallthrough]];
+  case UnknownStrides::Other:
+    cause = "the graph does not settle them";
+    break;
+  case UnknownStrides::ChangedInPlace:
+    cause = because ? std::string(because->name()) + " changes the layout in place"
+                    : "the layout changes in place";
+    break;
+  }
+  if (layout.unknownThrough)
+    return "they derive from the strides of " + std::string(layout.unknownThrough->name()) + ": " +
+           cause;
+  return cause;
+}
+
 std::string formatLayout(const SymContext& sym, const Layout& layout) {
   std::string out(abbreviation(layout.dtype));
   appendSymList(sym, layout.sizes, out);
@@ -208,6 +246,26 @@ private:
   bool usedOracle_ = false;
   /// The in-place change of a value this layout was derived from.
   const LayoutChange* inherited_ = nullptr;
+  /// Why inferredStrides() found none (see Layout::unknownStrides).
+  UnknownStrides unknown_ = UnknownStrides::Other;
+  const Node* unknownBecause_ = nullptr;
+  const Node* unknownThrough_ = nullptr;
+  std::nullopt_t unknown(UnknownStrides why, const Node* because) {
+    unknown_ = why;
+    unknownBecause_ = because;
+    unknownThrough_ = nullptr;
+    return std::nullopt;
+  }
+  /// The strides derive from those of `value`, which are unknown: its reason is theirs.
+  std::nullopt_t unknownInput(const Node* value) {
+    const Layout* layout = impl_.layout(value);
+    if (!layout || value->order() >= node_->order())
+      return unknown(UnknownStrides::Other, nullptr);
+    unknown_ = layout->unknownStrides;
+    unknownBecause_ = layout->unknownBecause;
+    unknownThrough_ = layout->unknownThrough ? layout->unknownThrough : value;
+    return std::nullopt;
+  }
 };
 
 } // namespace
@@ -307,6 +365,12 @@ std::optional<Layout> LayoutStep::run() {
   if (!type.strides && layout.strides && layout.strides->size() != layout.sizes.size()) {
     layout.strides.reset();
     layout.stridesInferred = false;
+    unknown(UnknownStrides::Other, nullptr);
+  }
+  if (!layout.strides) {
+    layout.unknownStrides = unknown_;
+    layout.unknownBecause = unknownBecause_;
+    layout.unknownThrough = unknownThrough_;
   }
   layout.assumesDenseInputs = usedAssumption_;
   layout.stridesRun = usedOracle_;
@@ -329,18 +393,20 @@ LayoutStep::inferredStrides(std::span<const SymExpr> sizes) {
     return std::span<const SymExpr>();
   if (node->kind() == Node::Kind::Placeholder || node->kind() == Node::Kind::GetAttr) {
     if (!impl_.options_.assumeDenseInputs)
-      return std::nullopt;
+      return unknown(UnknownStrides::NotPrinted, node);
     usedAssumption_ = true;
     return impl_.save(detail::contiguousStrides(sym, sizes));
   }
   if (!node->isCall())
-    return std::nullopt;
+    return unknown(UnknownStrides::Other, nullptr);
   // An in-place or out= op returns the very tensor it wrote: its strides (an op that changes
   // them in place marks the layout, see inherited_).
   // Unless the op is one that changes that tensor's layout (as_strided_, t_, a resizing out=):
   // then only as_strided_'s arguments say what it becomes.
+  if (impl_.changesLayouts_.count(node) && node->target()->opName != "as_strided_")
+    return unknown(UnknownStrides::ChangedInPlace, node);
   if (impl_.changesLayouts_.count(node))
-    return node->target()->opName == "as_strided_" ? inferredFromRules(sizes) : std::nullopt;
+    return inferredFromRules(sizes);
   // lift_fresh_copy copies a constant, a get_attr that a stride-less dump does not annotate at
   // all: assumed dense, the constant's copy is contiguous in the copy's own sizes.
   const Target& target = *node->target();
@@ -355,7 +421,7 @@ LayoutStep::inferredStrides(std::span<const SymExpr> sizes) {
   if (const Node* same = detail::sameTensorAs(impl_.effects_, node)) {
     const Layout* layout = input(same);
     if (!layout || !layout->strides)
-      return std::nullopt;
+      return unknownInput(same);
     return layout->strides;
   }
   return inferredFromRules(sizes);
@@ -374,9 +440,23 @@ LayoutStep::inferredFromRules(std::span<const SymExpr> sizes) {
     strides = detail::inferStrides(impl_.sym_, *node, sizes, *this);
   if (!strides && impl_.options_.oracle)
     strides = stridesFromOracle(sizes);
-  if (!strides)
-    return std::nullopt;
-  return impl_.simplifyForSizes(impl_.save(*strides));
+  if (strides)
+    return impl_.simplifyForSizes(impl_.save(*strides));
+  // Name a tensor input whose strides are unknown, if any: knowing it may settle these. An
+  // element of a call's tuple or list is the call's to make.
+  const Node* call = node;
+  if (node->target()->isOperator("getitem") && !node->args().empty() && node->args()[0].isNode() &&
+      impl_.effects_.hasOutputs(node->args()[0].node()))
+    call = node->args()[0].node();
+  const Node* unknownStrides = nullptr;
+  call->forEachInput([&](const Node* value) {
+    const Layout* layout = impl_.layout(value);
+    if (!unknownStrides && layout && !layout->strides && value->order() < node->order())
+      unknownStrides = value;
+  });
+  if (unknownStrides)
+    return unknownInput(unknownStrides);
+  return unknown(UnknownStrides::NoRule, call);
 }
 
 std::optional<std::vector<SymExpr>> LayoutStep::stridesFromOracle(std::span<const SymExpr> sizes) {

@@ -118,7 +118,7 @@ std::string inPlaceDetail(const Node* value, const Layout& layout) {
 
 LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Layout* cloneLayout,
                              const Node* source, const Layout* sourceLayout,
-                             bool comparePresentOnly, bool wantDetail) {
+                             bool comparePresentOnly, bool wantDetail, bool oracle) {
   // The details are built only when asked for: without remarks, formatting them would be most of
   // the work of deciding a clone.
   auto unknown = [&](auto&& detail) -> LayoutVerdict {
@@ -177,9 +177,15 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
              " != " + formatSymList(sym, sourceLayout->sizes);
     });
   if (!cloneLayout->strides)
-    return unknown([&] { return "strides of " + std::string(clone->name()) + " are unknown"; });
+    return unknown([&] {
+      return "strides of " + std::string(clone->name()) +
+             " are unknown: " + unknownStridesReason(*cloneLayout, oracle);
+    });
   if (!sourceLayout->strides)
-    return unknown([&] { return "strides of " + std::string(source->name()) + " are unknown"; });
+    return unknown([&] {
+      return "strides of " + std::string(source->name()) +
+             " are unknown: " + unknownStridesReason(*sourceLayout, oracle);
+    });
   if (!sameList(*cloneLayout->strides, *sourceLayout->strides))
     return changed([&] {
       return "strides " + formatSymList(sym, *cloneLayout->strides) +

@@ -22,11 +22,12 @@ struct LayoutVerdict {
 
 /// Rule 1: the clone's layout must equal its source's, exactly. With `comparePresentOnly`
 /// (vLLM's behaviour) missing metadata is not a reason to keep. Without `wantDetail` the
-/// verdict's detail is left empty (remarks are not being collected).
+/// verdict's detail is left empty (remarks are not being collected). `oracle`: the layouts
+/// asked LayoutOptions::oracle (remarks about unknown strides say so).
 [[nodiscard]] LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone,
                                            const Layout* cloneLayout, const Node* source,
                                            const Layout* sourceLayout, bool comparePresentOnly,
-                                           bool wantDetail);
+                                           bool wantDetail, bool oracle = false);
 
 /// What DecisionFacts says of one storage: the analysis's, or one merged by removals.
 struct StorageFacts {

@@ -19,6 +19,15 @@ class LayoutOracle;
 /// Kernels read such a tensor as conjugated or negated; a clone resolves the bit.
 enum class ViewBit : uint8_t { Clear, Set, Unknown };
 
+/// Why a layout's strides are unknown, for remarks: the walk keeps the reason with the layout.
+enum class UnknownStrides : uint8_t {
+  No,             ///< the strides are known
+  NotPrinted,     ///< a graph input whose annotation prints none (no assumeDenseInputs)
+  NoRule,         ///< no rule (nor the oracle, if any) gives the strides `because` makes
+  ChangedInPlace, ///< `because` changes the tensor's layout in place
+  Other,          ///< a malformed graph (ranks that disagree, a value used before it is made)
+};
+
 /// What is known of a tensor's layout. Sizes come from the annotation; strides from the
 /// annotation or, for clones, from the memory_format rules; the storage offset from the
 /// `@OFFSET` suffix or from the view op that made the value. Unknown stays unknown.
@@ -39,6 +48,12 @@ struct Layout {
   /// tensor is at every point: the safe mode takes it as unknown.
   const Node* changedInPlaceBy = nullptr;
   const Node* changedValue = nullptr;
+  /// Why `strides` is unknown (UnknownStrides::No when it is known) at the root of the
+  /// derivation: the node the reason names, and the value whose unknown strides these derive
+  /// from (null when the reason is this value's own).
+  UnknownStrides unknownStrides = UnknownStrides::No;
+  const Node* unknownBecause = nullptr;
+  const Node* unknownThrough = nullptr;
   /// The strides are not printed in the dump but inferred from the kernel that made the value
   /// (or, for a graph input, assumed).
   bool stridesInferred = false;
@@ -63,6 +78,10 @@ struct LayoutOptions {
 /// What an inferred layout rests on, as remarks and `analyze` say it: `strides inferred`, then
 /// `, assuming dense inputs` and `, ops run under FakeTensor` where those hold.
 [[nodiscard]] std::string inferenceBasis(const Layout& layout);
+
+/// Why the layout's strides are unknown, as remarks say it: `no rule gives the strides of
+/// aten.tril.default (--fake-tensor runs it)`; empty when they are known.
+[[nodiscard]] std::string unknownStridesReason(const Layout& layout, bool oracle);
 
 /// `[3, 1]`: sizes or strides as annotations and remarks write them.
 void appendSymList(const SymContext& sym, std::span<const SymExpr> values, std::string& out);
