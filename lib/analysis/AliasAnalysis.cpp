@@ -1,10 +1,9 @@
 // Union-find over tensor values into storages, then per-storage event lists in program order.
 #include "declone/analysis/AliasAnalysis.h"
 
-#include "declone/support/OpenTable.h"
-
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace declone {
 
@@ -18,29 +17,8 @@ public:
              const std::span<const Node* const>* wanted);
 
 private:
-  /// uint64 -> uint32, for the few tuple elements getitem takes apart. The key is stored plus
-  /// one, so that an all-zero slot is empty.
-  struct SlotEntry {
-    uint64_t keyPlusOne;
-    uint32_t value;
-  };
-  struct SlotTraits {
-    using Slot = SlotEntry;
-    bool isEmpty(const Slot& slot) const { return slot.keyPlusOne == 0; }
-    uint64_t hash(const Slot& slot) const { return slotHash(slot.keyPlusOne - 1); }
-    bool matches(const Slot& slot, uint64_t key, uint64_t) const {
-      return slot.keyPlusOne == key + 1;
-    }
-  };
-  using SlotMap = OpenTable<SlotTraits>;
-  static uint64_t slotHash(uint64_t key) {
-    // Fibonacci hashing, folded so that the low bits the table uses depend on every bit.
-    uint64_t product = key * 0x9E3779B97F4A7C15ull;
-    return product ^ (product >> 32);
-  }
-  static void insertSlot(SlotMap& map, uint64_t key, uint32_t value) {
-    map.insertOrFind(key, slotHash(key), [&] { return SlotEntry{key + 1, value}; });
-  }
+  /// uint64 -> uint32, for the few tuple elements getitem takes apart.
+  using SlotMap = std::unordered_map<uint64_t, uint32_t>;
   /// One storage of a multi-output node's elements. The elements of one node form a circular
   /// list; slotHeads_ holds the newest, whose `next` is the oldest.
   struct SlotLink {
@@ -62,7 +40,7 @@ private:
   /// Calls fn for the storages of the elements of a tuple getitem took apart (there are some).
   template <class Fn> void forEachElementStorage(const Node* value, Fn&& fn) {
     // In the order the elements were first taken apart.
-    uint32_t newest = slotHeads_.find(value->order(), slotHash(value->order()))->value;
+    uint32_t newest = slotHeads_.find(value->order())->second;
     uint32_t link = newest;
     do {
       link = slotLinks_[link].next;
@@ -125,30 +103,29 @@ private:
     // Indices past any tuple share one key below kAnyElement: all of them name no element.
     uint64_t key = slots | (index ? static_cast<uint32_t>(std::min<size_t>(*index, kAnyElement - 1))
                                   : kAnyElement);
-    if (const SlotEntry* found = slots_.find(key, slotHash(key)))
-      return found->value;
+    if (auto found = slots_.find(key); found != slots_.end())
+      return found->second;
     StorageId storage = storageFor(effects_.output(container, index.value_or(0)), getitem,
                                    effects_.accesses(container));
-    insertSlot(slots_, key, storage);
+    slots_.emplace(key, storage);
     if (storage == kNoStorage)
       return storage;
     // An element whose position is unknown may be any other element, taken apart before or after.
     if (!index) {
       if (hasSlots_[container->order()])
         forEachElementStorage(container, [&](StorageId element) { unite(storage, element); });
-    } else if (const SlotEntry* any =
-                   slots_.find(slots | kAnyElement, slotHash(slots | kAnyElement));
-               any && any->value != kNoStorage) {
-      unite(storage, any->value);
+    } else if (auto any = slots_.find(slots | kAnyElement);
+               any != slots_.end() && any->second != kNoStorage) {
+      unite(storage, any->second);
     }
     auto link = static_cast<uint32_t>(slotLinks_.size());
-    if (SlotEntry* newest = slotHeads_.find(container->order(), slotHash(container->order()))) {
-      slotLinks_.push_back({storage, slotLinks_[newest->value].next});
-      slotLinks_[newest->value].next = link;
-      newest->value = link;
+    if (auto newest = slotHeads_.find(container->order()); newest != slotHeads_.end()) {
+      slotLinks_.push_back({storage, slotLinks_[newest->second].next});
+      slotLinks_[newest->second].next = link;
+      newest->second = link;
     } else {
       slotLinks_.push_back({storage, link});
-      insertSlot(slotHeads_, container->order(), link);
+      slotHeads_.emplace(container->order(), link);
     }
     hasSlots_[container->order()] = true;
     return storage;

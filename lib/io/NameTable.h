@@ -11,9 +11,12 @@
 
 namespace declone::io {
 
-/// The reader looks up every argument by name. Slots are 8 bytes (a hash tag and an index into
-/// the nodes in definition order) so that a million-node graph's table is 16 MB and stays in
-/// the last-level cache: the first probe of each new name is otherwise a cache miss.
+/// The reader looks up every argument by name. std::unordered_map<std::string_view, Node*> in
+/// its place made reading and optimizing a 100k-node dump 13-19% slower (issue 32's
+/// measurement): a heap node per name, and key compares that read names wherever the dump holds
+/// them. Slots here are 8 bytes (a hash tag and an index into the nodes in definition order),
+/// so that a million-node graph's table is 16 MB and stays in the last-level cache: the first
+/// probe of each new name is otherwise a cache miss.
 class NameTable {
 public:
   NameTable() : table_(Traits{&nodes_}) {}
@@ -28,26 +31,19 @@ public:
     nodes_.reserve(expected);
   }
 
-  /// The hash every lookup of `name` needs: the reader computes it once per new node and
-  /// passes it to prefetch(), find() and insert() rather than hashing the name three times.
-  static uint64_t hash(std::string_view name) { return fastHash(name); }
-
   /// Starts loading the slot `name` hashes to. The reader calls this when it meets a new node's
   /// name and checks for redefinition only after the annotation, whose parsing hides the load.
-  void prefetch(uint64_t h) const { table_.prefetch(h); }
-  void prefetch(std::string_view name) const { prefetch(hash(name)); }
+  void prefetch(std::string_view name) const { table_.prefetch(hash(name)); }
 
-  [[nodiscard]] Node* find(std::string_view name) const { return find(name, hash(name)); }
-  /// find() for a name whose hash() the caller has.
-  [[nodiscard]] Node* find(std::string_view name, uint64_t h) const {
-    const Slot* slot = table_.find(name, h);
+  /// The node called `name`, or nullptr.
+  [[nodiscard]] Node* find(std::string_view name) const {
+    const Slot* slot = table_.find(name, hash(name));
     return slot ? nodes_[slot->index - 1] : nullptr;
   }
 
   /// Adds `node` under its name; false (and no change) if the name is already there.
-  bool insert(Node* node) { return insert(node, hash(node->name())); }
-  /// insert() for a node whose name's hash() the caller has.
-  bool insert(Node* node, uint64_t h) {
+  bool insert(Node* node) {
+    uint64_t h = hash(node->name());
     return table_
         .insertOrFind(node->name(), h,
                       [&] {
@@ -63,6 +59,7 @@ private:
     uint32_t index; ///< 1 + position in nodes_; 0 for an empty slot
   };
 
+  static uint64_t hash(std::string_view name) { return fastHash(name); }
   static uint32_t tag(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
 
   struct Traits {

@@ -48,8 +48,7 @@ Line Reader::peekLine() const {
   line.end = end == std::string_view::npos ? source_.size() : end;
   size_t content = pos_;
   // Indentation comes in runs of spaces: skip them eight at a time.
-  while (line.end - content >= 8 &&
-         detail::load64(source_.data() + content) == 0x2020202020202020ull)
+  while (line.end - content >= 8 && std::memcmp(source_.data() + content, "        ", 8) == 0)
     content += 8;
   while (content < line.end && (source_[content] == ' ' || source_[content] == '\t' ||
                                 source_[content] == '\r' || source_[content] == '\f'))

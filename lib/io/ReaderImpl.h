@@ -2,10 +2,8 @@
 #pragma once
 
 #include "Annotation.h"
-#include "AnnotationCache.h"
 #include "Lexer.h"
 #include "NameTable.h"
-#include "TargetCache.h"
 #include "declone/io/Reader.h"
 
 #include <algorithm>
@@ -259,8 +257,9 @@ private:
   uint32_t indentCheckedLine_ = 0;
   Graph* graph_ = nullptr;
   NameTable names_;
-  AnnotationCache annotations_;
-  TargetCache targets_{context_};
+  /// Annotations parsed so far, by spelling: a dump repeats a few thousand spellings over a
+  /// million nodes, each parsed once and its TensorType (immutable once made) shared.
+  std::unordered_map<std::string_view, const TypeAnnotation*> annotations_;
   AnnotationParser annotationParser_{context_};
   std::vector<Node*> selfFreed_; ///< nodes whose free list names themselves
   std::vector<std::vector<Arg>> argScratch_;

@@ -78,15 +78,17 @@ bool Reader::readAnnotation(const TypeAnnotation*& type) {
     std::string_view quoted = cur_.text;
     if (quoted.size() >= 2 && quoted.find('\\') == std::string_view::npos) {
       std::string_view spelling = quoted.substr(1, quoted.size() - 2);
-      type = annotations_.find(spelling);
-      if (!type) {
+      auto cached = annotations_.find(spelling);
+      if (cached != annotations_.end()) {
+        type = cached->second;
+      } else {
         Result<TypeAnnotation> parsed = annotationParser_.parse(spelling);
         if (!parsed.ok())
           return fail("malformed annotation: " + parsed.error().message, cur_.line,
                       cur_.column + parsed.error().column);
         parsed->spelling = spelling;
         type = context_.create<TypeAnnotation>(*parsed);
-        annotations_.insert(type);
+        annotations_.emplace(type->spelling, type);
       }
       advance();
       return true;
