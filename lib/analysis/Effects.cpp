@@ -472,7 +472,7 @@ void EffectAnalysis::Builder::analyzeOpCall(const Node* node, const TargetEffect
     });
   };
   // Known to be a tensor: annotated as one, or made by a call that returns one. A graph input
-  // without an annotation may be an int (a neighbourhood's stand-in for a size).
+  // without an annotation may be an int (a size).
   auto knownTensor = [&](const Node* input) {
     TypeAnnotation::Kind kind = input->type().kind;
     return kind == TypeAnnotation::Kind::Tensor ||

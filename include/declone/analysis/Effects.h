@@ -48,8 +48,7 @@ functionalizedOutputs(const Node* node, const SchemaRegistry& schemas);
 /// What a call's target settles for every call of it, before the call's arguments are bound:
 /// the schema lookup, the wildcard check, which arguments are written or only viewed, how each
 /// return relates to the arguments, and corrections where kernels do not do what the schema
-/// says. The one statement of the effect rules: EffectAnalysis analyzes each call with it, and
-/// the Python importer's clone-neighbourhood selection chooses what to read by it.
+/// says. The one statement of the effect rules: EffectAnalysis analyzes each call with it.
 struct TargetEffects {
   enum class Action : uint8_t {
     FunctionalHigherOrder, ///< reads its tensors, returns fresh copies (a list)
