@@ -7,6 +7,7 @@
 #include "declone/analysis/OpModel.h"
 #include "declone/transforms/CloneElimination.h"
 
+#include <functional>
 #include <string>
 
 namespace declone::detail {
@@ -50,6 +51,14 @@ struct StorageFacts {
 [[nodiscard]] std::string layoutText(const SymContext& sym, const LayoutAnalysis& layouts,
                                      const Node* value);
 
+/// Visits the accesses of a storage in program order.
+using EventVisitor = std::function<void(const AliasAnalysis::Event&)>;
+/// A value's storage, its accesses given to the visitor.
+using StorageOf = std::function<StorageFacts(const Node* value, const EventVisitor& visit)>;
+/// The facts of a decision about `clone`: its source, both layouts, and both storages with
+/// their accesses after the clone, as `storageOf` gives them.
+[[nodiscard]] DecisionFacts decisionFacts(const SymContext& sym, const LayoutAnalysis& layouts,
+                                          const Node* clone, const StorageOf& storageOf);
 /// The facts of a decision about `clone` from analyses of the graph as it was given (the vllm
 /// modes decide without storages; these show what the safe mode would see).
 [[nodiscard]] DecisionFacts unmergedFacts(const SymContext& sym, const LayoutAnalysis& layouts,

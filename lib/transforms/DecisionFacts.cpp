@@ -65,8 +65,8 @@ std::string layoutText(const SymContext& sym, const LayoutAnalysis& layouts, con
   return text;
 }
 
-DecisionFacts unmergedFacts(const SymContext& sym, const LayoutAnalysis& layouts,
-                            const AliasAnalysis& alias, const Node* clone) {
+DecisionFacts decisionFacts(const SymContext& sym, const LayoutAnalysis& layouts, const Node* clone,
+                            const StorageOf& storageOf) {
   DecisionFacts facts;
   if (clone->args().empty() || !clone->args()[0].isNode()) {
     facts.source = "none (the clone's input is not a node)";
@@ -76,17 +76,25 @@ DecisionFacts unmergedFacts(const SymContext& sym, const LayoutAnalysis& layouts
   facts.source = describe(source);
   facts.cloneLayout = layoutText(sym, layouts, clone);
   facts.sourceLayout = layoutText(sym, layouts, source);
-  auto storageAndAccesses = [&](const Node* value, std::string& text,
-                                std::vector<std::string>& accesses) {
-    AliasAnalysis::StorageId id = alias.storageOf(value);
-    text = storageText(storageFacts(alias, id));
-    for (const AliasAnalysis::Event& event : alias.events(id))
+  auto accessesAfter = [&](std::vector<std::string>& out) {
+    return [&out, clone](const AliasAnalysis::Event& event) {
       if (event.position > clone->order())
-        accesses.push_back(accessText(event));
+        out.push_back(accessText(event));
+    };
   };
-  storageAndAccesses(clone, facts.cloneStorage, facts.cloneAccesses);
-  storageAndAccesses(source, facts.sourceStorage, facts.sourceAccesses);
+  facts.cloneStorage = storageText(storageOf(clone, accessesAfter(facts.cloneAccesses)));
+  facts.sourceStorage = storageText(storageOf(source, accessesAfter(facts.sourceAccesses)));
   return facts;
+}
+
+DecisionFacts unmergedFacts(const SymContext& sym, const LayoutAnalysis& layouts,
+                            const AliasAnalysis& alias, const Node* clone) {
+  return decisionFacts(sym, layouts, clone, [&](const Node* value, const EventVisitor& visit) {
+    AliasAnalysis::StorageId id = alias.storageOf(value);
+    for (const AliasAnalysis::Event& event : alias.events(id))
+      visit(event);
+    return storageFacts(alias, id);
+  });
 }
 
 } // namespace declone::detail

@@ -249,28 +249,13 @@ StorageFacts SafeEliminator::mergedStorage(const Node* value) {
 }
 
 DecisionFacts SafeEliminator::facts(const Node* clone) {
-  DecisionFacts facts;
-  if (clone->args().empty() || !clone->args()[0].isNode()) {
-    facts.source = "none (the clone's input is not a node)";
-    return facts;
-  }
-  const Node* source = clone->args()[0].node();
-  const SymContext& sym = graph_.context().sym();
-  facts.source = describe(source);
-  facts.cloneLayout = layoutText(sym, layouts_, clone);
-  facts.sourceLayout = layoutText(sym, layouts_, source);
-  auto storageAndAccesses = [&](const Node* value, std::string& text,
-                                std::vector<std::string>& accesses) {
-    StorageFacts storage = mergedStorage(value);
-    text = storageText(storage);
-    if (storage.id != AliasAnalysis::kNoStorage)
-      state(storage.id).events.forEachFrom(clone->order() + 1, [&](const Event& event) {
-        accesses.push_back(accessText(event));
-      });
-  };
-  storageAndAccesses(clone, facts.cloneStorage, facts.cloneAccesses);
-  storageAndAccesses(source, facts.sourceStorage, facts.sourceAccesses);
-  return facts;
+  return decisionFacts(graph_.context().sym(), layouts_, clone,
+                       [&](const Node* value, const EventVisitor& visit) {
+                         StorageFacts storage = mergedStorage(value);
+                         if (storage.id != AliasAnalysis::kNoStorage)
+                           state(storage.id).events.forEachFrom(clone->order() + 1, visit);
+                         return storage;
+                       });
 }
 
 std::string SafeEliminator::schemalessProducer(const Node* value) const {
