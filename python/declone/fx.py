@@ -106,11 +106,23 @@ _IMPORTER = _declone.FxImporter(_declone.TorchTypes(
 _NO_TORCH_FUNCTION = getattr(torch._C, "DisableTorchFunction", contextlib.nullcontext)
 
 
+#: _is_view per op: reading a schema's returns and arguments builds Python objects each time,
+#: and _offsets_are_true asks of every node up to the graph's first view (2 ms of a 1,245-node
+#: torchvision training graph when asked per node).
+_VIEW_OPS = {}
+
+
 def _is_view(target):
     """The op returns a view of its first argument, by its schema (`Tensor(a) -> Tensor(a)`)."""
     if not isinstance(target, torch._ops.OpOverload):
         return False
-    schema = target._schema
+    known = _VIEW_OPS.get(target)
+    if known is None:
+        known = _VIEW_OPS[target] = _schema_is_view(target._schema)
+    return known
+
+
+def _schema_is_view(schema):
     if len(schema.returns) != 1 or not schema.arguments:
         return False
     result, first = schema.returns[0].alias_info, schema.arguments[0].alias_info
@@ -180,22 +192,32 @@ def _changes_metadata(node):
                and argument.alias_info.is_write for argument in schema.arguments)
 
 
+def _has_one_result(target):
+    """Whether ``target`` is an op whose schema returns one value."""
+    schema = getattr(target, "_schema", None)
+    return schema is not None and len(schema.returns) == 1
+
+
 def _fill_missing_vals(graph):
     """Gives a node that another pass inserted without ``meta["val"]`` the value FakeTensor
     computes for it, as FakeTensorProp would: the op run under the fake mode of its inputs'
-    values, which is what a dump of the graph prints. Only ops that write nothing are run, and
-    not at all in a graph with an op that changes a tensor's layout in place (the recorded
-    values of that tensor are stale after it). Guards the op would add to the ShapeEnv are
-    suppressed and unbacked symbols it makes are not bound: filling a value must not change
-    what the compiled graph is specialized on. An op that fails under FakeTensor is left without
-    a value. What stays without one is inferred by the analysis's rules, or unknown."""
+    values, which is what a dump of the graph prints. Only ops that write nothing and have one
+    result are run, and not at all in a graph with an op that changes a tensor's layout in place
+    (the recorded values of that tensor are stale after it). The value of an op with several
+    results is a tuple, which the importer never reads: torch 1.13's make_fx leaves every
+    native_batch_norm and convolution_backward without one, and running them under FakeTensor
+    took half a second of a torchvision training graph. Guards the op would add to the
+    ShapeEnv are suppressed and unbacked symbols it makes are not bound: filling a value must
+    not change what the compiled graph is specialized on. An op that fails under FakeTensor is
+    left without a value. What stays without one is inferred by the analysis's rules, or
+    unknown."""
     missing = [node for node in graph.nodes if node.op == "call_function"
-               and "val" not in node.meta and "tensor_meta" not in node.meta]
+               and "val" not in node.meta and "tensor_meta" not in node.meta
+               and _has_one_result(node.target)]
     if not missing or any(_changes_metadata(node) for node in graph.nodes):
         return
     for node in missing:
-        schema = getattr(node.target, "_schema", None)
-        if schema is None or getattr(schema, "is_mutable", True):
+        if getattr(node.target._schema, "is_mutable", True):
             continue
         inputs = node.all_input_nodes
         if not inputs or not all(_current_val(arg) for arg in inputs):

@@ -162,6 +162,23 @@ def test_no_fake_values_are_filled_in_after_a_layout_changing_inplace_op():
     assert [r.decision for r in remarks] == ["kept"]
 
 
+def test_ops_with_several_results_are_not_run_for_a_value():
+    """The value of an op with several results is a tuple, which the importer never reads: one
+    without meta["val"] (torch 1.13's make_fx leaves native_batch_norm so) is not run under
+    FakeTensor, and the clone of its element is decided as with the value."""
+    def f(x):
+        values, indices = torch.max(x * 2, 0)
+        return values.clone(), indices
+    traced = trace(f, torch.randn(4, 4), tracing_mode="fake")
+    expected = [(r.decision, r.reason) for r in declone.fx.eliminate_clones(traced.graph)]
+    gm = trace(f, torch.randn(4, 4), tracing_mode="fake")
+    (max_node,) = [n for n in gm.graph.nodes if n.target is torch.ops.aten.max.dim]
+    max_node.meta.pop("val", None)
+    max_node.meta.pop("tensor_meta", None)
+    assert [(r.decision, r.reason) for r in declone.fx.eliminate_clones(gm.graph)] == expected
+    assert "val" not in max_node.meta
+
+
 def _aot_forward_graph(fn, *inputs, **patches):
     """The forward graph torch.compile(dynamic=True) gives ``fn`` through AOTAutograd, traced
     with the ShapeEnv settings ``patches`` (torch.fx.experimental._config)."""
