@@ -175,9 +175,8 @@ def _current_val(node):
 
 
 #: In-place ops that change their tensor's sizes or strides: after one, the meta["val"] that
-#: make_fx recorded for that tensor no longer shows it.
-_METADATA_CHANGERS = frozenset({"t_", "transpose_", "swapdims_", "swapaxes_", "unsqueeze_",
-                                "squeeze_", "as_strided_", "resize_", "resize_as_", "set_"})
+#: make_fx recorded for that tensor no longer shows it. The op model's list, by schema name.
+_METADATA_CHANGERS = frozenset(_declone.in_place_layout_ops())
 
 
 def _changes_metadata(node):
@@ -186,7 +185,7 @@ def _changes_metadata(node):
     schema = getattr(node.target, "_schema", None)
     if node.op != "call_function" or schema is None:
         return False
-    if schema.name.split("::")[-1] in _METADATA_CHANGERS:
+    if schema.name in _METADATA_CHANGERS:
         return True
     return any(argument.kwarg_only and argument.alias_info is not None
                and argument.alias_info.is_write for argument in schema.arguments)

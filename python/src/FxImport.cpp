@@ -3,6 +3,7 @@
 #include "FxImport.h"
 
 #include "PyObjects.h"
+#include "declone/analysis/OpModel.h"
 
 #include <algorithm>
 #include <cctype>
@@ -43,9 +44,9 @@ FxImporter::FxImporter(TorchTypes types)
 void FxImporter::annotateForCloneElimination(Graph& graph, bool graphIo) {
   graph.numberNodes();
   std::vector<bool> consulted(graph.orderBound(), false);
-  // Clone elimination reads the layouts of the clones (of any overload) and of their sources.
+  // Clone elimination reads the layouts of the clones and of their sources.
   for (const Node* node : graph) {
-    if (!node->isCall() || !node->target()->isOp("aten", "clone"))
+    if (!isClone(node))
       continue;
     consulted[node->order()] = true;
     if (!node->args().empty() && node->args()[0].isNode())
@@ -79,8 +80,7 @@ void FxImporter::annotateForCloneElimination(Graph& graph, bool graphIo) {
     // A clone's input comes first in program order, so it is annotated by now. Its sizes,
     // dtype and device are the clone's, read from a live tensor (so with a known offset).
     const TensorType* cloneOf = nullptr;
-    if (node->isCall() && node->target()->isOp("aten", "clone") && !node->args().empty() &&
-        node->args()[0].isNode()) {
+    if (isClone(node) && !node->args().empty() && node->args()[0].isNode()) {
       const TypeAnnotation& input = node->args()[0].node()->type();
       if (input.kind == TypeAnnotation::Kind::Tensor && input.tensor->storageOffset)
         cloneOf = input.tensor;
@@ -181,7 +181,7 @@ FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle
     // Calls of one target come in runs; the name comparison is made once per run.
     if (scanned.target != lastScannedTarget_) {
       lastScannedTarget_ = scanned.target;
-      lastScannedIsClone_ = scanned.target->isOp("aten", "clone");
+      lastScannedIsClone_ = isCloneTarget(*scanned.target);
       mayShareValues_ = mayShareValues_ || mayReturnArgument(*scanned.target);
     }
     imported.clones_ += lastScannedIsClone_;
@@ -247,7 +247,7 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
       callKwargs[k++].value = convertArg(imported, value, 1);
     }
     node = graph.createCall(name, callee, callArgs, callKwargs, type());
-    if (callee->isOp("aten", "clone"))
+    if (isCloneTarget(*callee))
       imported.fxCalls_.emplace(node->name(), py::reinterpret_borrow<py::object>(scanned.fxNode));
     break;
   }

@@ -1,6 +1,7 @@
 // The _declone extension: the C++ graph, the clone-elimination pass and its remarks, for
 // declone.fx. Links no libtorch: torch's types arrive as objects from declone.fx.
 #include "FxImport.h"
+#include "declone/analysis/OpModel.h"
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
 
@@ -69,6 +70,17 @@ PYBIND11_MODULE(_declone, module) {
       py::arg("mode"),
       "The vLLM release the clone-elimination mode reproduces ('0.33.0'), '' for 'safe'; raises "
       "ValueError unless `mode` names a mode ('safe', 'vllm' (vLLM 0.33.0), 'vllm-0.32').");
+
+  module.def(
+      "in_place_layout_ops",
+      [] {
+        std::vector<std::string> names;
+        for (const declone::OpName& op : declone::inPlaceLayoutChangers())
+          names.push_back(std::string(op.opNamespace) + "::" + std::string(op.name));
+        return names;
+      },
+      "The ops that change a tensor's sizes, strides, offset or storage in place, as schema "
+      "names ('aten::t_'): the op model's list (declone/analysis/OpModel.h).");
 
   py::class_<declone::Remark> remark(module, "Remark",
                                      "One clone decision; str() is the text remark of "
