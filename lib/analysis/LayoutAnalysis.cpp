@@ -55,38 +55,50 @@ std::string inferenceBasis(const Layout& layout) {
   return out;
 }
 
-std::string unknownStridesReason(const Layout& layout, bool oracle) {
+std::string unknownStridesReason(const Layout& layout) {
   const Node* because = layout.unknownBecause;
   std::string cause;
+  auto makes = [&] {
+    const Target& target = *because->target();
+    std::string op = target.kind == Target::Kind::Op
+                         ? std::string(target.opNamespace) + "." + std::string(target.opName) +
+                               (target.overload.empty() ? "" : "." + std::string(target.overload))
+                         : std::string(target.qualifiedName);
+    return "no rule gives the strides " + std::string(because->name()) + " (" + op + ") makes";
+  };
   switch (layout.unknownStrides) {
   case UnknownStrides::No:
     return {};
   case UnknownStrides::NotPrinted:
-    cause = (because ? std::string(because->name()) + " is a graph input whose annotation prints "
-                                                      "none"
-                     : std::string("a graph input's annotation prints none")) +
+    if (!because)
+      break;
+    cause = std::string(because->name()) +
+            (because->kind() == Node::Kind::GetAttr
+                 ? " is module state whose annotation prints none"
+                 : " is a graph input whose annotation prints none") +
             " (--assume-dense-inputs takes graph inputs as contiguous)";
     break;
   case UnknownStrides::NoRule:
-    if (because && because->isCall()) {
-      const Target& target = *because->target();
-      std::string op = target.kind == Target::Kind::Op
-                           ? std::string(target.opNamespace) + "." + std::string(target.opName) +
-                                 (target.overload.empty() ? "" : "." + std::string(target.overload))
-                           : std::string(target.qualifiedName);
-      cause = "no rule gives the strides " + std::string(because->name()) + " (" + op + ") makes" +
-              (oracle ? ", and FakeTensor gave none" : " (--fake-tensor runs it)");
-      break;
-    }
-    [[fallthrough]];
-  case UnknownStrides::Other:
-    cause = "the graph does not settle them";
+    if (because && because->isCall())
+      cause = makes();
+    break;
+  case UnknownStrides::NoRuleTryOracle:
+    if (because && because->isCall())
+      cause = makes() + " (--fake-tensor runs it)";
+    break;
+  case UnknownStrides::OracleGaveNone:
+    if (because && because->isCall())
+      cause = makes() + ", and FakeTensor gave none";
     break;
   case UnknownStrides::ChangedInPlace:
-    cause = because ? std::string(because->name()) + " changes the layout in place"
-                    : "the layout changes in place";
+    if (because)
+      cause = std::string(because->name()) + " changes the layout in place";
+    break;
+  case UnknownStrides::Other:
     break;
   }
+  if (cause.empty())
+    cause = "the graph does not settle them";
   if (layout.unknownThrough)
     return "they derive from the strides of " + std::string(layout.unknownThrough->name()) + ": " +
            cause;
@@ -198,6 +210,9 @@ struct LayoutAnalysis::Impl {
   const detail::InPlaceLayoutChanges inPlaceChanges_;
   /// The ops that change a layout in place (EffectAnalysis::layoutChanges).
   std::unordered_set<const Node*> changesLayouts_;
+  /// By Node::order(): whether a clone's layout may rest on the value (the clones and what
+  /// they are computed from), for LayoutOptions::oracleOnlyForClones; empty otherwise.
+  std::vector<bool> oracleCone_;
   std::vector<std::optional<Layout>> layouts_; ///< by Node::order(); filled by the walk
 };
 
@@ -218,11 +233,26 @@ private:
   /// The layout of a value before this one. Unless `forBits`, the value's in-place layout
   /// change (if any) passes to this layout.
   const Layout* input(const Node* node, bool forBits = false);
-  const Layout* layoutOf(const Node* node) override { return input(node); }
+  /// The rules' (and the oracle call's) view of input(): notes the first value read whose
+  /// strides are unknown, which unknown strides here are then blamed on.
+  const Layout* layoutOf(const Node* node) override {
+    const Layout* layout = input(node);
+    if (layout && !layout->strides && !readUnknown_)
+      readUnknown_ = node;
+    return layout;
+  }
   /// The stride rules' answer for a call (StrideInference), else the oracle's, saved.
   std::optional<std::span<const SymExpr>> inferredFromRules(std::span<const SymExpr> sizes);
-  /// What LayoutOptions::oracle gives a call, or a getitem of one, with static layouts.
-  std::optional<std::vector<SymExpr>> stridesFromOracle(std::span<const SymExpr> sizes);
+  /// What the oracle would be asked for this value: the call (of a getitem, the call before
+  /// it) with static layouts on the CPU, and the element taken; nullopt when it cannot run it.
+  struct OracleQuery {
+    OracleCall call;
+    std::optional<int64_t> element;
+  };
+  std::optional<OracleQuery> oracleQuery();
+  /// What LayoutOptions::oracle gives for the query.
+  std::optional<std::vector<SymExpr>> stridesFromOracle(const OracleQuery& query,
+                                                        std::span<const SymExpr> sizes);
   /// The conjugate and negative bits of the value (see ViewBit).
   detail::ViewBits viewBits(DType dtype);
   std::optional<SymExpr> inferOffset();
@@ -246,6 +276,8 @@ private:
   bool usedOracle_ = false;
   /// The in-place change of a value this layout was derived from.
   const LayoutChange* inherited_ = nullptr;
+  /// The first value a rule read whose strides are unknown.
+  const Node* readUnknown_ = nullptr;
   /// Why inferredStrides() found none (see Layout::unknownStrides).
   UnknownStrides unknown_ = UnknownStrides::Other;
   const Node* unknownBecause_ = nullptr;
@@ -276,6 +308,16 @@ LayoutAnalysis::Impl::Impl(const Graph& graph, const EffectAnalysis& effects, La
   graph.numberNodes();
   for (const LayoutChange& change : effects.layoutChanges())
     changesLayouts_.insert(change.op);
+  if (options.oracle && options.oracleOnlyForClones) {
+    // Inputs come before their users: one backward pass closes the set.
+    std::vector<const Node*> nodes(graph.begin(), graph.end());
+    oracleCone_.assign(graph.orderBound(), false);
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it)
+      if (isClone(*it) || oracleCone_[(*it)->order()]) {
+        oracleCone_[(*it)->order()] = true;
+        (*it)->forEachInput([&](const Node* input) { oracleCone_[input->order()] = true; });
+      }
+  }
   layouts_.resize(graph.orderBound());
   for (const Node* node : graph)
     layouts_[node->order()] = LayoutStep(*this, node).run();
@@ -438,28 +480,32 @@ LayoutStep::inferredFromRules(std::span<const SymExpr> sizes) {
                                           node->args()[1].integer, sizes, *this);
   else
     strides = detail::inferStrides(impl_.sym_, *node, sizes, *this);
-  if (!strides && impl_.options_.oracle)
-    strides = stridesFromOracle(sizes);
   if (strides)
     return impl_.simplifyForSizes(impl_.save(*strides));
-  // Name a tensor input whose strides are unknown, if any: knowing it may settle these. An
-  // element of a call's tuple or list is the call's to make.
+  // An element of a call's tuple or list is the call's to make.
   const Node* call = node;
   if (node->target()->isOperator("getitem") && !node->args().empty() && node->args()[0].isNode() &&
       impl_.effects_.hasOutputs(node->args()[0].node()))
     call = node->args()[0].node();
-  const Node* unknownStrides = nullptr;
-  call->forEachInput([&](const Node* value) {
-    const Layout* layout = impl_.layout(value);
-    if (!unknownStrides && layout && !layout->strides && value->order() < node->order())
-      unknownStrides = value;
-  });
-  if (unknownStrides)
-    return unknownInput(unknownStrides);
-  return unknown(UnknownStrides::NoRule, call);
+  // Unknown strides a rule read are why: knowing them may settle these.
+  if (const Node* read = readUnknown_)
+    return unknownInput(read);
+  const LayoutOptions& options = impl_.options_;
+  bool wanted = impl_.oracleCone_.empty() || impl_.oracleCone_[node->order()];
+  if (options.oracle && !wanted)
+    return unknown(UnknownStrides::NoRule, call);
+  std::optional<OracleQuery> query = oracleQuery();
+  if (!query) // the oracle needs static layouts: blame an unknown one it would have read
+    return readUnknown_ ? unknownInput(readUnknown_) : unknown(UnknownStrides::NoRule, call);
+  if (!options.oracle)
+    return unknown(UnknownStrides::NoRuleTryOracle, call);
+  strides = stridesFromOracle(*query, sizes);
+  if (!strides)
+    return unknown(UnknownStrides::OracleGaveNone, call);
+  return impl_.simplifyForSizes(impl_.save(*strides));
 }
 
-std::optional<std::vector<SymExpr>> LayoutStep::stridesFromOracle(std::span<const SymExpr> sizes) {
+std::optional<LayoutStep::OracleQuery> LayoutStep::oracleQuery() {
   const Node* node = node_;
   if (node->type().tensor->device != "cpu") // see LayoutOracle
     return std::nullopt;
@@ -476,11 +522,16 @@ std::optional<std::vector<SymExpr>> LayoutStep::stridesFromOracle(std::span<cons
   std::optional<OracleCall> query = detail::oracleCall(impl_.graph_.context(), *call, *this);
   if (!query)
     return std::nullopt;
-  std::optional<OracleResult> result = impl_.options_.oracle->run(*query);
-  if (!result || result->sequence != element.has_value())
+  return OracleQuery{std::move(*query), element};
+}
+
+std::optional<std::vector<SymExpr>> LayoutStep::stridesFromOracle(const OracleQuery& query,
+                                                                  std::span<const SymExpr> sizes) {
+  std::optional<OracleResult> result = impl_.options_.oracle->run(query.call);
+  if (!result || result->sequence != query.element.has_value())
     return std::nullopt;
   auto count = static_cast<int64_t>(result->results.size());
-  int64_t index = element.value_or(0);
+  int64_t index = query.element.value_or(0);
   if (index < 0) // Python's rule: counts from the end
     index += count;
   if (index < 0 || index >= count || !result->results[static_cast<size_t>(index)])

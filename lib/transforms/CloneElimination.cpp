@@ -118,7 +118,7 @@ std::string inPlaceDetail(const Node* value, const Layout& layout) {
 
 LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Layout* cloneLayout,
                              const Node* source, const Layout* sourceLayout,
-                             bool comparePresentOnly, bool wantDetail, bool oracle) {
+                             bool comparePresentOnly, bool wantDetail) {
   // The details are built only when asked for: without remarks, formatting them would be most of
   // the work of deciding a clone.
   auto unknown = [&](auto&& detail) -> LayoutVerdict {
@@ -179,12 +179,12 @@ LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone, const Lay
   if (!cloneLayout->strides)
     return unknown([&] {
       return "strides of " + std::string(clone->name()) +
-             " are unknown: " + unknownStridesReason(*cloneLayout, oracle);
+             " are unknown: " + unknownStridesReason(*cloneLayout);
     });
   if (!sourceLayout->strides)
     return unknown([&] {
       return "strides of " + std::string(source->name()) +
-             " are unknown: " + unknownStridesReason(*sourceLayout, oracle);
+             " are unknown: " + unknownStridesReason(*sourceLayout);
     });
   if (!sameList(*cloneLayout->strides, *sourceLayout->strides))
     return changed([&] {

@@ -23,12 +23,11 @@ struct LayoutVerdict {
 
 /// Rule 1: the clone's layout must equal its source's, exactly. With `comparePresentOnly`
 /// (vLLM's behaviour) missing metadata is not a reason to keep. Without `wantDetail` the
-/// verdict's detail is left empty (remarks are not being collected). `oracle`: the layouts
-/// asked LayoutOptions::oracle (remarks about unknown strides say so).
+/// verdict's detail is left empty (remarks are not being collected).
 [[nodiscard]] LayoutVerdict compareLayouts(const SymContext& sym, const Node* clone,
                                            const Layout* cloneLayout, const Node* source,
                                            const Layout* sourceLayout, bool comparePresentOnly,
-                                           bool wantDetail, bool oracle = false);
+                                           bool wantDetail);
 
 /// What DecisionFacts says of one storage: the analysis's, or one merged by removals.
 struct StorageFacts {
@@ -63,6 +62,13 @@ using StorageOf = std::function<StorageFacts(const Node* value, const EventVisit
 /// modes decide without storages; these show what the safe mode would see).
 [[nodiscard]] DecisionFacts unmergedFacts(const SymContext& sym, const LayoutAnalysis& layouts,
                                           const AliasAnalysis& alias, const Node* clone);
+
+/// The layout options a pass computes layouts with: the caller's, with the oracle asked only
+/// about what the clones rest on.
+[[nodiscard]] inline LayoutOptions passLayoutOptions(LayoutOptions options) {
+  options.oracleOnlyForClones = true;
+  return options;
+}
 
 /// Carries out the pass's decisions: removes clones from the graph, and records a remark and
 /// the statistics for every decision, kept or removed.

@@ -67,22 +67,23 @@ std::string layoutText(const SymContext& sym, const LayoutAnalysis& layouts, con
 
 DecisionFacts decisionFacts(const SymContext& sym, const LayoutAnalysis& layouts, const Node* clone,
                             const StorageOf& storageOf) {
-  DecisionFacts facts;
-  if (clone->args().empty() || !clone->args()[0].isNode()) {
-    facts.source = "none (the clone's input is not a node)";
-    return facts;
-  }
-  const Node* source = clone->args()[0].node();
-  facts.source = describe(source);
-  facts.cloneLayout = layoutText(sym, layouts, clone);
-  facts.sourceLayout = layoutText(sym, layouts, source);
-  auto accessesAfter = [&](std::vector<std::string>& out) {
+  auto accessesAfter = [clone](std::vector<std::string>& out) {
     return [&out, clone](const AliasAnalysis::Event& event) {
       if (event.position > clone->order())
         out.push_back(accessText(event));
     };
   };
+  DecisionFacts facts;
+  facts.cloneLayout = layoutText(sym, layouts, clone);
   facts.cloneStorage = storageText(storageOf(clone, accessesAfter(facts.cloneAccesses)));
+  if (clone->args().empty() || !clone->args()[0].isNode()) {
+    facts.source = clone->args().empty() ? "none (the clone has no positional input)"
+                                         : "none (the clone's input is not a node)";
+    return facts;
+  }
+  const Node* source = clone->args()[0].node();
+  facts.source = describe(source);
+  facts.sourceLayout = layoutText(sym, layouts, source);
   facts.sourceStorage = storageText(storageOf(source, accessesAfter(facts.sourceAccesses)));
   return facts;
 }

@@ -148,8 +148,8 @@ private:
         alias_(options.collectFacts
                    ? AliasAnalysis(graph, effects_, options.donated)
                    : AliasAnalysis(graph, effects_, options.donated, clonesAndSources(clones_))),
-        layouts_(graph, effects_, options.layout), rewriter_(graph, result, options.collectRemarks),
-        collectFacts_(options.collectFacts), oracle_(options.layout.oracle != nullptr) {
+        layouts_(graph, effects_, passLayoutOptions(options.layout)),
+        rewriter_(graph, result, options.collectRemarks), collectFacts_(options.collectFacts) {
     // Clones and their sources have recorded storages, and merges only join those.
     link_.assign(alias_.numRecorded(), kNoState);
     // Only the storages of clones and their sources have events, and each gets a state at
@@ -229,7 +229,6 @@ private:
   std::vector<StorageState> states_; ///< of root storages, in order of first use
   std::vector<uint32_t> link_;       ///< by storage: see kHasState
   bool collectFacts_;
-  bool oracle_; ///< layouts asked an oracle
 };
 
 StorageFacts SafeEliminator::mergedStorage(const Node* value) {
@@ -316,7 +315,7 @@ void SafeEliminator::decide(Node* clone) {
   // 1. Layout.
   LayoutVerdict layout =
       compareLayouts(graph_.context().sym(), clone, layouts_.layout(clone), source,
-                     layouts_.layout(source), false, rewriter_.collectsRemarks(), oracle_);
+                     layouts_.layout(source), false, rewriter_.collectsRemarks());
   if (layout.reason) {
     if (*layout.reason == KeepReason::LayoutUnknown && rewriter_.collectsRemarks())
       layout.detail += schemalessProducer(source);

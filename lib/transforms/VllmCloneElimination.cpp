@@ -121,7 +121,7 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
                          "vLLM " + std::string(vllmVersion(options.mode)));
   // vLLM numbers the nodes once, before it removes anything.
   EffectAnalysis effects(graph, schemas);
-  LayoutAnalysis layouts(graph, effects, options.layout);
+  LayoutAnalysis layouts(graph, effects, passLayoutOptions(options.layout));
   std::vector<Node*> clones;
   for (Node* node : graph)
     if (isClone(node))
@@ -145,13 +145,19 @@ CloneEliminationResult runVllm(Graph& graph, const CloneEliminationOptions& opti
     node->forEachInput([&](Node* input) { lastUser[input->order()] = node; });
   auto byOrder = [](const Node* a, const Node* b) { return a->order() < b->order(); };
   rewriter.reserve(clones.size());
-  std::optional<AliasAnalysis> factsAlias;
-  if (options.collectFacts)
-    factsAlias.emplace(graph, effects, options.donated);
+  // The facts of every decision, from the graph as given (vLLM decides without storages):
+  // taken before removals rewrite the clones' inputs.
+  std::vector<DecisionFacts> facts;
+  if (options.collectFacts) {
+    AliasAnalysis alias(graph, effects, options.donated);
+    for (const Node* clone : clones)
+      facts.push_back(unmergedFacts(graph.context().sym(), layouts, alias, clone));
+  }
 
-  for (Node* clone : clones) {
-    if (factsAlias)
-      rewriter.recordFacts(unmergedFacts(graph.context().sym(), layouts, *factsAlias, clone));
+  for (size_t at = 0; at < clones.size(); ++at) {
+    Node* clone = clones[at];
+    if (!facts.empty())
+      rewriter.recordFacts(std::move(facts[at]));
     if (clone->target()->overload.empty()) {
       rewriter.keep(clone, KeepReason::Unsupported,
                     "vLLM's pass matches aten.clone.default only, not the overload packet");

@@ -21,11 +21,13 @@ enum class ViewBit : uint8_t { Clear, Set, Unknown };
 
 /// Why a layout's strides are unknown, for remarks: the walk keeps the reason with the layout.
 enum class UnknownStrides : uint8_t {
-  No,             ///< the strides are known
-  NotPrinted,     ///< a graph input whose annotation prints none (no assumeDenseInputs)
-  NoRule,         ///< no rule (nor the oracle, if any) gives the strides `because` makes
-  ChangedInPlace, ///< `because` changes the tensor's layout in place
-  Other,          ///< a malformed graph (ranks that disagree, a value used before it is made)
+  No,              ///< the strides are known
+  NotPrinted,      ///< a graph input or module state whose annotation prints none
+  NoRule,          ///< no rule gives the strides `because` makes, and the oracle cannot run it
+  NoRuleTryOracle, ///< as NoRule, but the oracle (--fake-tensor) could run it
+  OracleGaveNone,  ///< no rule gives them, and the oracle, asked, gave none
+  ChangedInPlace,  ///< `because` changes the tensor's layout in place
+  Other,           ///< a malformed graph (ranks that disagree, a value used before it is made)
 };
 
 /// What is known of a tensor's layout. Sizes come from the annotation; strides from the
@@ -73,15 +75,18 @@ struct LayoutOptions {
   /// Asked for the strides of a call no rule decides, when its tensor arguments have known
   /// static layouts (--fake-tensor); null for none. Must outlive the analysis.
   LayoutOracle* oracle = nullptr;
+  /// Ask the oracle only for the values a clone's layout may rest on (the clones and what they
+  /// are computed from), as the passes need; else for every value (annotating a dump).
+  bool oracleOnlyForClones = false;
 };
 
 /// What an inferred layout rests on, as remarks and `analyze` say it: `strides inferred`, then
 /// `, assuming dense inputs` and `, ops run under FakeTensor` where those hold.
 [[nodiscard]] std::string inferenceBasis(const Layout& layout);
 
-/// Why the layout's strides are unknown, as remarks say it: `no rule gives the strides of
-/// aten.tril.default (--fake-tensor runs it)`; empty when they are known.
-[[nodiscard]] std::string unknownStridesReason(const Layout& layout, bool oracle);
+/// Why the layout's strides are unknown, as remarks say it: `no rule gives the strides tril
+/// (aten.tril.default) makes (--fake-tensor runs it)`; empty when they are known.
+[[nodiscard]] std::string unknownStridesReason(const Layout& layout);
 
 /// `[3, 1]`: sizes or strides as annotations and remarks write them.
 void appendSymList(const SymContext& sym, std::span<const SymExpr> values, std::string& out);
