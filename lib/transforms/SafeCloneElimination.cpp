@@ -85,11 +85,13 @@ struct StorageState {
   EventSet events; ///< every access
   EventSet writes; ///< the writes among them
   const Node* unknownToucher = nullptr;
-  bool observedByCaller = false; ///< a graph input that is not donated, or module state
   bool graphInput = false;
   bool donated = false;   ///< every graph input in it is donated
   bool attribute = false; ///< module state
   bool returned = false;
+
+  /// The caller sees the final contents (AliasAnalysis::isObservedByCaller, after merges).
+  [[nodiscard]] bool observedByCaller() const { return (graphInput && !donated) || attribute; }
 };
 
 /// What one walk of the graph finds before the analyses start: on a large graph each walk
@@ -196,7 +198,6 @@ private:
     state.writes = EventSet(
         std::span<const Event>(writes_.data() + writesBegin, writes_.size() - writesBegin));
     state.unknownToucher = info.unknownToucher;
-    state.observedByCaller = alias_.isObservedByCaller(id);
     state.graphInput = info.graphInput;
     state.donated = info.donated;
     state.attribute = info.attribute;
@@ -289,7 +290,6 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
   into.writes.absorb(std::move(from.writes));
   if (!into.unknownToucher)
     into.unknownToucher = from.unknownToucher;
-  into.observedByCaller = into.observedByCaller || from.observedByCaller;
   into.donated = into.graphInput && from.graphInput ? into.donated && from.donated
                  : into.graphInput                  ? into.donated
                                                     : from.donated;
@@ -356,7 +356,7 @@ void SafeEliminator::decide(Node* clone) {
   const Event* cloneWrite = cloneState.writes.firstAtOrAfter(position + 1);
 
   // 3. A write to the clone would become a write to a graph input the caller still sees.
-  if (cloneWrite && sourceState.observedByCaller)
+  if (cloneWrite && sourceState.observedByCaller())
     return rewriter_.keepLazily(clone, KeepReason::InputMutation, [&] {
       return describeEvent(*cloneWrite) + "; " + std::string(source->name()) +
              (sourceState.graphInput ? " is a graph input that is not donated"
@@ -379,7 +379,7 @@ void SafeEliminator::decide(Node* clone) {
 
   // 6. No new aliasing between outputs and inputs or between two outputs.
   if (cloneState.returned) {
-    if (sourceState.observedByCaller)
+    if (sourceState.observedByCaller())
       return rewriter_.keepLazily(clone, KeepReason::OutputAlias, [&] {
         return std::string(clone->name()) + " is returned and would alias " +
                (sourceState.graphInput ? "graph input " : "module state ") +
