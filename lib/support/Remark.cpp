@@ -10,7 +10,10 @@ std::string Remark::formatText(std::string_view file) const {
   if (line != 0)
     location += ":" + std::to_string(line);
   std::string out = source.empty() ? location : source;
-  out += ": remark: clone '" + node + "' ";
+  if (copy.empty())
+    out += ": remark: clone '" + node + "' ";
+  else
+    out += ": remark: copy of '" + copy + "' in '" + node + "' ";
   out += decision == Decision::Removed ? "removed" : "kept";
   if (reason)
     out += " [" + *reason + "]";
@@ -75,6 +78,10 @@ std::string Remark::formatJson() const {
   appendJsonString(detail, out);
   appendJsonField("source", source, out);
   appendJsonField("code", code, out);
+  if (!copy.empty()) {
+    appendJsonField("copy", copy, out);
+    out += ", \"bytes\": " + (bytes ? std::to_string(*bytes) : std::string("null"));
+  }
   out += '}';
   return out;
 }

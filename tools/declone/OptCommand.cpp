@@ -5,6 +5,7 @@
 #include "Input.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
+#include "declone/transforms/Defunctionalization.h"
 
 #include <cstdio>
 #include <iostream>
@@ -30,11 +31,42 @@ std::string statsJson(const CloneEliminationStats& stats, CloneEliminationMode m
          field("removed_symbolic", stats.removedSymbolic) + "}}";
 }
 
-void printStats(const CloneEliminationStats& stats, CloneEliminationMode mode) {
-  auto row = [](uint64_t value, std::string_view what) {
-    std::fprintf(stderr, "%12llu  %.*s\n", static_cast<unsigned long long>(value),
-                 static_cast<int>(what.size()), what.data());
+/// The copies part of --stats with --remarks=json.
+std::string copyStatsJson(const DefunctionalizationStats& stats) {
+  auto field = [](std::string_view name, uint64_t value) {
+    return "\"" + std::string(name) + "\": " + std::to_string(value);
   };
+  std::string kept;
+  for (size_t i = 0; i < kNumCopyKeepReasons; ++i)
+    kept += (kept.empty() ? "" : ", ") +
+            field(reasonCode(static_cast<CopyKeepReason>(i)), stats.kept[i]);
+  return "{\"copy_stats\": {" + field("calls", stats.calls) + ", " +
+         field("rewritten", stats.rewritten) + ", " + field("copies", stats.copies) + ", " +
+         field("avoided", stats.avoided) + ", \"kept\": {" + kept + "}, " +
+         field("bytes_avoided", stats.bytesAvoided) + ", " +
+         field("avoided_symbolic", stats.avoidedSymbolic) + "}}";
+}
+
+void printStatsRow(uint64_t value, std::string_view what) {
+  std::fprintf(stderr, "%12llu  %.*s\n", static_cast<unsigned long long>(value),
+               static_cast<int>(what.size()), what.data());
+}
+
+void printCopyStats(const DefunctionalizationStats& stats) {
+  printStatsRow(stats.calls, "functionalized calls seen");
+  printStatsRow(stats.rewritten, "calls rewritten in place");
+  printStatsRow(stats.copies, "copies they imply");
+  printStatsRow(stats.avoided, "copies avoided");
+  for (size_t i = 0; i < kNumCopyKeepReasons; ++i) {
+    auto reason = static_cast<CopyKeepReason>(i);
+    printStatsRow(stats.kept[i], "copies kept [" + std::string(reasonCode(reason)) + "]");
+  }
+  printStatsRow(stats.bytesAvoided, "bytes of copying avoided (static sizes)");
+  printStatsRow(stats.avoidedSymbolic, "avoided copies with symbolic sizes (bytes not counted)");
+}
+
+void printStats(const CloneEliminationStats& stats, CloneEliminationMode mode) {
+  auto row = printStatsRow;
   std::fprintf(stderr, "=== declone statistics ===\n");
   row(stats.clones, "clones seen");
   row(stats.removed, "clones removed");
@@ -53,7 +85,7 @@ void printStats(const CloneEliminationStats& stats, CloneEliminationMode mode) {
 
 int runOpt(std::span<const std::string_view> args) {
   std::vector<std::string> inputs;
-  std::string output, remarks, dot;
+  std::string output, remarks, dot, order;
   bool stats = false, verify = false;
   CloneFlags flags;
   ArgumentParser parser("opt", "Remove redundant aten.clone nodes and write the optimized graph.\n"
@@ -73,6 +105,13 @@ int runOpt(std::span<const std::string_view> args) {
   parser.option("--dot", "OUT.dot",
                 "write the graph as read to OUT.dot for Graphviz, clones coloured by decision",
                 &dot);
+  parser.optionalValue(
+      "--defunctionalize", "clones-first|copies-first",
+      "also write functionalized mutating calls (auto_functionalized, ..._v2,\n"
+      "                          triton_kernel_wrapper_functional) in place where their copies\n"
+      "                          are not needed; after clone elimination (clones-first, the\n"
+      "                          default, as vLLM orders them) or before it (copies-first)",
+      &order, "clones-first");
   parser.flag("--verify",
               "run the graph before and after with libtorch; exit 1 instead of writing a\n"
               "                          rewrite that is not equivalent",
@@ -88,8 +127,19 @@ int runOpt(std::span<const std::string_view> args) {
                      "elsewhere with -o FILE, or the picture with --dot FILE");
     return kBadInput;
   }
+  std::optional<PassOrder> passOrder;
+  if (!order.empty() && !(passOrder = parseOrder(order))) {
+    reportUsageError("--defunctionalize takes 'clones-first' or 'copies-first', not '" + order +
+                     "'");
+    return kBadInput;
+  }
   if (!flags.prepare())
     return kBadInput;
+  if (passOrder && flags.parsedMode() != CloneEliminationMode::Safe) {
+    reportUsageError("--defunctionalize runs with --mode safe only: vLLM's own counterpart is "
+                     "FixFunctionalizationPass, which declone does not reproduce");
+    return kBadInput;
+  }
   std::string text;
   // The text is only needed again to verify or draw; copying it otherwise costs a second input.
   bool keepText = verify || !dot.empty();
@@ -101,6 +151,7 @@ int runOpt(std::span<const std::string_view> args) {
   std::vector<std::vector<bool>> donations;
 
   CloneEliminationResult total;
+  DefunctionalizationResult copies;
   for (auto& module : file->modules) {
     Result<CloneEliminationOptions> options = flags.optionsFor(*module);
     if (!options.ok()) {
@@ -109,9 +160,20 @@ int runOpt(std::span<const std::string_view> args) {
     }
     donations.push_back(options->donated);
     options->collectRemarks = !remarks.empty() || !dot.empty();
-    CloneEliminationResult result = eliminateClones(*module, *options);
-    total.stats += result.stats;
-    std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
+    CopyEliminationResult result;
+    if (passOrder)
+      result = eliminateCopies(*module, *options, *passOrder);
+    else
+      result.clones = eliminateClones(*module, *options);
+    total.stats += result.clones.stats;
+    copies.stats += result.copies.stats;
+    // In the order the passes ran.
+    auto& first =
+        passOrder == PassOrder::CopiesFirst ? result.copies.remarks : result.clones.remarks;
+    auto& second =
+        passOrder == PassOrder::CopiesFirst ? result.clones.remarks : result.copies.remarks;
+    for (auto* remarksOfPass : {&first, &second})
+      std::move(remarksOfPass->begin(), remarksOfPass->end(), std::back_inserter(total.remarks));
   }
 
   std::string name = displayName(inputs[0]);
@@ -123,10 +185,15 @@ int runOpt(std::span<const std::string_view> args) {
       std::cerr << (remarks == "json" ? remark.formatJson() : remark.formatText(where.name))
                 << '\n';
   }
-  if (stats && remarks == "json")
+  if (stats && remarks == "json") {
     std::cerr << statsJson(total.stats, flags.parsedMode()) << '\n';
-  else if (stats)
+    if (passOrder)
+      std::cerr << copyStatsJson(copies.stats) << '\n';
+  } else if (stats) {
     printStats(total.stats, flags.parsedMode());
+    if (passOrder)
+      printCopyStats(copies.stats);
+  }
   if (!dot.empty())
     if (int status = writeDotPicture(dot, text, name, total.remarks, flags.schemas());
         status != kSuccess)

@@ -21,13 +21,20 @@ struct Remark {
   /// live node's stack_trace); empty when unknown.
   std::string source;
   std::string code; ///< the source line's code, `q = qkv[..., :D].contiguous()`, when known
+  /// For a copy a functionalized call implies (DESIGN.md section 4b), the argument (v1,
+  /// triton) or `_all_bases[i]` (v2) copied; empty for a clone.
+  std::string copy;
+  /// For a copy: the bytes it copies, when its size is static.
+  std::optional<uint64_t> bytes;
 
-  /// `FILE:LINE: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]`; with a
+  /// `FILE:LINE: remark: clone 'clone' kept [layout-changed]: strides [3, 1] != [5, 1]`, for a
+  /// copy `FILE:LINE: remark: copy of 'result' in 'auto_functionalized' kept [...]: ...`; with a
   /// source, it leads and the graph location follows:
   /// `model.py:68: remark: clone 'clone' kept [...]: ... (q = ...; graph: FILE:LINE)`.
   [[nodiscard]] std::string formatText(std::string_view file) const;
   /// One JSON object: {"node": ..., "line": ..., "decision": ..., "reason": ..., "detail": ...,
-  /// "source": "model.py:68" or null, "code": ... or null}
+  /// "source": "model.py:68" or null, "code": ... or null}, for a copy followed by
+  /// "copy": "result", "bytes": 1024 or null
   [[nodiscard]] std::string formatJson() const;
 };
 
