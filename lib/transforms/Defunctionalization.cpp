@@ -161,6 +161,57 @@ bool provablyDisjoint(const Layout* a, const Layout* b) {
   return rx && ry && (rx->second < ry->first || ry->second < rx->first);
 }
 
+/// An integer argument of a call by position or name: its value, `fallback` when absent or
+/// None, nullopt when it is not a literal.
+std::optional<int64_t> literalArgument(const Node* node, size_t index, std::string_view name,
+                                       std::optional<int64_t> fallback) {
+  const Arg* arg = index < node->args().size() ? &node->args()[index] : node->kwarg(name);
+  if (!arg || arg->kind == ArgKind::None)
+    return fallback;
+  if (arg->kind != ArgKind::Int)
+    return std::nullopt;
+  return arg->integer;
+}
+
+/// Whether `view` is exactly the elements `slice_scatter(base, _, dim, start, end, step)` (the
+/// call `step`) writes: the slice of `base` it describes, by static layouts.
+bool isScatteredRegion(const Node* step, const Layout* base, const Layout* view) {
+  if (!base || !view || !base->strides || !view->strides || !base->storageOffset ||
+      !view->storageOffset || base->changedInPlaceBy || view->changedInPlaceBy ||
+      base->sizes.size() != view->sizes.size())
+    return false;
+  std::optional<int64_t> dim = literalArgument(step, 2, "dim", 0);
+  std::optional<int64_t> start = literalArgument(step, 3, "start", 0);
+  std::optional<int64_t> end = literalArgument(step, 4, "end", INT64_MAX);
+  std::optional<int64_t> stride = literalArgument(step, 5, "step", 1);
+  int64_t rank = static_cast<int64_t>(base->sizes.size());
+  if (!dim || !start || !end || stride != 1 || *dim < -rank || *dim >= rank)
+    return false;
+  size_t d = static_cast<size_t>(*dim < 0 ? *dim + rank : *dim);
+  std::optional<int64_t> size = base->sizes[d].constantValue();
+  std::optional<int64_t> offset = base->storageOffset->constantValue();
+  std::optional<int64_t> viewOffset = view->storageOffset->constantValue();
+  std::optional<int64_t> dimStride = (*base->strides)[d].constantValue();
+  if (!size || !offset || !viewOffset || !dimStride)
+    return false;
+  auto clamp = [&](int64_t index) {
+    return std::clamp<int64_t>(index < 0 ? index + *size : index, 0, *size);
+  };
+  int64_t first = clamp(*start), last = std::max(first, clamp(*end));
+  if (*viewOffset != *offset + first * *dimStride)
+    return false;
+  for (size_t i = 0; i < base->sizes.size(); ++i) {
+    std::optional<int64_t> expected =
+        i == d ? std::optional<int64_t>(last - first) : base->sizes[i].constantValue();
+    std::optional<int64_t> actual = view->sizes[i].constantValue();
+    if (!expected || expected != actual)
+      return false;
+    if (*actual > 1 && (*base->strides)[i] != (*view->strides)[i])
+      return false;
+  }
+  return true;
+}
+
 class Defunctionalizer {
 public:
   Defunctionalizer(Graph& graph, const DefunctionalizationOptions& options,
@@ -176,19 +227,22 @@ public:
   }
 
   void run() {
-    std::vector<Node*> rewrites;
+    std::vector<std::pair<Node*, std::vector<Node*>>> rewrites;
     for (Node* node : graph_)
-      if (std::optional<FunctionalCall> call = detail::parseFunctionalCall(node, schemas_))
-        if (decide(*call))
-          rewrites.push_back(node);
+      if (std::optional<FunctionalCall> call = detail::parseFunctionalCall(node, schemas_)) {
+        std::vector<Node*> chain = writtenBackChain(*call);
+        if (decide(*call, chain))
+          rewrites.emplace_back(node, std::move(chain));
+      }
     if (rewrites.empty())
       return;
     // The analyses are of the graph as given; each rewrite is made on the graph as rewritten so
     // far, whose earlier rewrites replaced the elements this call may take as arguments.
     detail::NameSource names(graph_);
-    for (Node* node : rewrites) {
+    for (const auto& [node, chain] : rewrites) {
       result_.rewritten.emplace_back(node->name());
-      detail::rewriteFunctionalCall(graph_, *detail::parseFunctionalCall(node, schemas_), names);
+      detail::rewriteFunctionalCall(graph_, *detail::parseFunctionalCall(node, schemas_), names,
+                                    chain);
     }
     result_.changed = true;
   }
@@ -256,8 +310,12 @@ private:
     return events;
   }
 
-  bool decide(const FunctionalCall& call);
-  Verdict check(const FunctionalCall& call, const FunctionalCall::Copy& copy);
+  /// The call's scatter-back chain (detail::scatterChain) when each step writes back exactly
+  /// the view its copy is of, into the one base they all view; else empty.
+  std::vector<Node*> writtenBackChain(const FunctionalCall& call) const;
+  bool decide(const FunctionalCall& call, std::span<Node* const> chain);
+  Verdict check(const FunctionalCall& call, const FunctionalCall::Copy& copy,
+                std::span<Node* const> chain);
   void remark(const FunctionalCall& call, const FunctionalCall::Copy& copy, const Verdict& verdict);
 
   Graph& graph_;
@@ -286,27 +344,49 @@ std::string eventText(const Event& event) {
 }
 
 /// AOTAutograd's write-back of a mutated input: `copy_(value, element)` with an element of the
-/// copy of `value`, which the rewrite turns into a copy of the value onto itself.
-bool isWriteBack(const Event& event, const FunctionalCall::Copy& copy) {
+/// copy of `value` (or the end of its scatter-back chain), which the rewrite turns into a copy
+/// of the value onto itself.
+bool isWriteBack(const Event& event, const Node* value, std::span<const Node* const> elements) {
   const Node* node = event.node;
   if (event.kind != Event::Kind::Write || !node->isCall() ||
       !node->target()->isOp("aten", "copy_") || node->args().size() < 2 ||
-      !node->args()[0].isNode() || node->args()[0].node() != copy.value ||
-      !node->args()[1].isNode())
+      !node->args()[0].isNode() || node->args()[0].node() != value || !node->args()[1].isNode())
     return false;
-  const Node* source = node->args()[1].node();
-  return std::find(copy.results.begin(), copy.results.end(), source) != copy.results.end();
+  return std::find(elements.begin(), elements.end(), node->args()[1].node()) != elements.end();
+}
+
+std::vector<Node*> Defunctionalizer::writtenBackChain(const FunctionalCall& call) const {
+  std::vector<Node*> chain = detail::scatterChain(call);
+  if (chain.empty())
+    return chain;
+  const Node* base = chain.front()->args()[0].node();
+  for (const Node* step : chain) {
+    const Node* element = step->args()[1].node();
+    auto copy = std::find_if(call.copies.begin(), call.copies.end(), [&](const auto& copy) {
+      return !copy.results.empty() && copy.results[0] == element;
+    });
+    if (copy == call.copies.end() || alias_.storageOf(copy->value) != alias_.storageOf(base) ||
+        !isScatteredRegion(step, layouts_.layout(base), layouts_.layout(copy->value)))
+      return {};
+  }
+  return chain;
 }
 
 Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
-                                                  const FunctionalCall::Copy& copy) {
+                                                  const FunctionalCall::Copy& copy,
+                                                  std::span<Node* const> chain) {
   using Reason = CopyKeepReason;
   std::string name(copy.value->name());
   StorageId source = storage(copy.value);
   if (source == AliasAnalysis::kNoStorage)
     return std::pair(Reason::UnknownEffects, name + " is not a tensor the analysis follows");
+  // What the rewrite makes the value: the copy's elements, or the end of the scatter-back chain
+  // (whose steps then read the base in place of the elements, and are gone).
+  std::vector<const Node*> elements(copy.results.begin(), copy.results.end());
+  if (!chain.empty())
+    elements.assign(1, chain.back());
   std::vector<StorageId> results;
-  for (const Node* element : copy.results)
+  for (const Node* element : elements)
     if (StorageId id = storage(element); id != AliasAnalysis::kNoStorage)
       results.push_back(id);
   Merged sourceState = merged(source);
@@ -331,7 +411,12 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
   // A graph input the caller sees may be written only where the graph writes it back anyway.
   uint32_t position = call.node->order();
   std::vector<Event> after = eventsAfter(source, position);
-  bool writtenBack = !after.empty() && isWriteBack(after.front(), copy);
+  std::erase_if(after, [&](const Event& event) {
+    return std::find(chain.begin(), chain.end(), event.node) != chain.end();
+  });
+  const Node* written = chain.empty() ? copy.value : chain.front()->args()[0].node();
+  auto writeBack = [&](const Event& event) { return isWriteBack(event, written, elements); };
+  bool writtenBack = !after.empty() && writeBack(after.front());
   if (sourceState.observedByCaller() && !writtenBack)
     return std::pair(Reason::InputMutation,
                      name +
@@ -357,7 +442,7 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
     return std::pair(Reason::SourceReadAfterWrite, eventText(after.front()) + " after the call");
   if (writtenBack) {
     for (const Event& event : after)
-      if (event.kind == Event::Kind::Write && !isWriteBack(event, copy))
+      if (event.kind == Event::Kind::Write && !writeBack(event))
         return std::pair(Reason::SourceReadAfterWrite,
                          eventText(event) + " after the write-back " + describe(after[0].node));
     for (StorageId id : results)
@@ -416,7 +501,7 @@ void Defunctionalizer::remark(const FunctionalCall& call, const FunctionalCall::
   result_.remarks.push_back(std::move(remark));
 }
 
-bool Defunctionalizer::decide(const FunctionalCall& call) {
+bool Defunctionalizer::decide(const FunctionalCall& call, std::span<Node* const> chain) {
   ++result_.stats.calls;
   std::vector<const FunctionalCall::Copy*> copies;
   for (const FunctionalCall::Copy& copy : call.copies)
@@ -438,7 +523,7 @@ bool Defunctionalizer::decide(const FunctionalCall& call) {
     else if (!call.viewReplay.empty())
       verdicts.emplace_back(std::pair(CopyKeepReason::ViewReplay, call.viewReplay));
     else
-      verdicts.push_back(check(call, *copy));
+      verdicts.push_back(check(call, *copy, chain));
   }
   auto blocking = std::find_if(verdicts.begin(), verdicts.end(),
                                [](const Verdict& verdict) { return verdict.has_value(); });
@@ -459,6 +544,9 @@ bool Defunctionalizer::decide(const FunctionalCall& call) {
     for (const Node* element : copy->results)
       if (StorageId id = storage(element); id != AliasAnalysis::kNoStorage)
         merge(source, id);
+    if (StorageId end = chain.empty() ? AliasAnalysis::kNoStorage : storage(chain.back());
+        end != AliasAnalysis::kNoStorage)
+      merge(source, end);
   }
   ++result_.stats.rewritten;
   return true;

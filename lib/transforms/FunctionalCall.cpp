@@ -340,14 +340,65 @@ NameSource::NameSource(const Graph& graph) {
 }
 
 std::string_view NameSource::fresh(Context& context, std::string_view base) {
+  // As FX names nodes: never a Python keyword or builtin a generated module would shadow.
+  static constexpr std::string_view kReserved[] = {
+      "abs",   "all", "and",   "any",    "as",    "bool", "dict",  "float", "for",
+      "from",  "id",  "if",    "in",     "input", "int",  "is",    "iter",  "len",
+      "list",  "map", "max",   "min",    "next",  "not",  "or",    "pow",   "range",
+      "round", "set", "slice", "sorted", "str",   "sum",  "tuple", "type",  "zip"};
   std::string name(base);
+  if (std::find(std::begin(kReserved), std::end(kReserved), base) != std::end(kReserved))
+    name += "_1";
   for (size_t k = 1; taken_.count(name); ++k)
     name = std::string(base) + "_" + std::to_string(k);
   taken_.insert(name);
   return context.save(name);
 }
 
-void rewriteFunctionalCall(Graph& graph, const FunctionalCall& call, NameSource& names) {
+std::vector<Node*> scatterChain(const FunctionalCall& call) {
+  if (call.kind != FunctionalCall::Kind::V1 || !call.notRewritable.empty())
+    return {};
+  auto isScatterOf = [](const Node* user, const Node* source) {
+    return user->isCall() && user->target()->isOp("aten", "slice_scatter") &&
+           user->target()->overload == "default" && user->args().size() >= 2 &&
+           user->args()[1].isNode() && user->args()[1].node() == source;
+  };
+  // Each copied element feeds exactly one step.
+  std::vector<Node*> steps;
+  for (const FunctionalCall::Copy& copy : call.copies) {
+    if (!copy.value || copy.inPlace)
+      continue;
+    if (copy.results.size() != 1)
+      return {};
+    std::vector<Node*> users = copy.results[0]->users();
+    if (users.size() != 1 || !isScatterOf(users[0], copy.results[0]))
+      return {};
+    steps.push_back(users[0]);
+  }
+  if (steps.empty())
+    return {};
+  // The steps form one chain: the first scatters into something no step made.
+  auto isStep = [&](const Arg& arg) {
+    return arg.isNode() && std::find(steps.begin(), steps.end(), arg.node()) != steps.end();
+  };
+  std::vector<Node*> chain;
+  for (Node* step : steps)
+    if (!isStep(step->args()[0]))
+      chain.push_back(step);
+  if (chain.size() != 1 || !chain[0]->args()[0].isNode())
+    return {};
+  while (chain.size() < steps.size()) {
+    std::vector<Node*> next = chain.back()->users();
+    if (next.size() != 1 || !isStep(next[0]->args()[0]) ||
+        next[0]->args()[0].node() != chain.back())
+      return {};
+    chain.push_back(next[0]);
+  }
+  return chain;
+}
+
+void rewriteFunctionalCall(Graph& graph, const FunctionalCall& call, NameSource& names,
+                           std::span<Node* const> chain) {
   Context& context = graph.context();
   Node* node = call.node;
   Node* mutating = nullptr;
@@ -384,6 +435,11 @@ void rewriteFunctionalCall(Graph& graph, const FunctionalCall& call, NameSource&
     if (call.schema->returns.size() == 1)
       graph.replaceAllUsesWith(user, mutating);
     graph.erase(user);
+  }
+  if (!chain.empty()) {
+    graph.replaceAllUsesWith(chain.back(), chain.front()->args()[0].node());
+    for (auto step = chain.rbegin(); step != chain.rend(); ++step)
+      graph.erase(*step);
   }
   for (const FunctionalCall::Copy& copy : call.copies)
     for (Node* user : copy.results) {

@@ -56,10 +56,19 @@ private:
   std::unordered_set<std::string> taken_;
 };
 
+/// The scatter-back of a v1 call's copies into their base, as functionalization writes a
+/// mutated view back: `t1 = slice_scatter(base, element, ...)`, `t2 = slice_scatter(t1, ...)`,
+/// one step per copy, each element used only there, each step only by the next. The shape only:
+/// that each step writes back exactly the view its copy is of is for the caller to check.
+/// Empty when the call's elements are not used that way.
+[[nodiscard]] std::vector<Node*> scatterChain(const FunctionalCall& call);
+
 /// Replaces the call by the mutating call (DESIGN.md section 4b): the op called on the
 /// arguments themselves, each copy's element replaced by what it copied, the op's results by
-/// the new call's. The call must have passed parseFunctionalCall without notRewritable or
+/// the new call's; a scatter-back chain (scatterChain) by its base, which the op has written
+/// in place. The call must have passed parseFunctionalCall without notRewritable or
 /// viewReplay.
-void rewriteFunctionalCall(Graph& graph, const FunctionalCall& call, NameSource& names);
+void rewriteFunctionalCall(Graph& graph, const FunctionalCall& call, NameSource& names,
+                           std::span<Node* const> chain = {});
 
 } // namespace declone::detail
