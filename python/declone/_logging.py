@@ -77,10 +77,12 @@ def _counts(remarks):
     return removed, dict(sorted(kept.items(), key=lambda item: (-item[1], str(item[0]))))
 
 
-def _summary(remarks, mode, verify, seconds):
-    """``declone (safe): 2 clones, 1 removed, 1 kept (layout-changed: 1) in 0.9 ms``"""
+def _summary(remarks, mode, verify, seconds, noun="clones"):
+    """``declone (safe): 2 clones, 1 removed, 1 kept (layout-changed: 1) in 0.9 ms``; ``noun``
+    is "clones" or "copies" (defunctionalization)."""
     removed, kept = _counts(remarks)
-    clones = f"{len(remarks)} clone{'s' if len(remarks) != 1 else ''}"
+    singular = {"clones": "clone", "copies": "copy"}[noun]
+    clones = f"{len(remarks)} {noun if len(remarks) != 1 else singular}"
     text = f"declone ({mode}{', verified' if verify else ''}): {clones}, {removed} removed, " \
            f"{len(remarks) - removed} kept"
     if kept:
@@ -108,9 +110,11 @@ def _trace_structured():
     return _TRACE_STRUCTURED
 
 
-def report(remarks, mode, verify, donated, seconds):
+def report(remarks, mode, verify, donated, seconds, noun="clones"):
     """Logs one pass run: each remark (DEBUG) and a summary (INFO) on the channel, and the
-    ``declone_remarks`` artifact into TORCH_TRACE. Nothing is formatted unless asked for."""
+    ``declone_remarks`` artifact into TORCH_TRACE. Nothing is formatted unless asked for.
+    ``noun`` says what the remarks are about: "clones", or "copies" for defunctionalization
+    (``mode`` "defunctionalize"), whose artifact counts them under that key."""
     log = channel()
     if log is None:
         return
@@ -118,14 +122,15 @@ def report(remarks, mode, verify, donated, seconds):
         for remark in remarks:
             log.debug("%s", remark)
         if not remarks:
-            log.debug("declone (%s): the graph has no clones", mode)
+            log.debug("declone (%s): the graph has no %s", mode,
+                      "clones" if noun == "clones" else "functionalized calls")
     if remarks and log.isEnabledFor(logging.INFO):
-        log.info("%s", _summary(remarks, mode, verify, seconds))
+        log.info("%s", _summary(remarks, mode, verify, seconds, noun))
 
     def payload():
         removed, kept = _counts(remarks)
         return json.dumps({"mode": mode, "verify": verify, "donated_input_ids": list(donated),
-                           "clones": len(remarks), "removed": removed, "kept": kept,
+                           noun: len(remarks), "removed": removed, "kept": kept,
                            "seconds": seconds,
                            "remarks": [json.loads(remark.json()) for remark in remarks]},
                           indent=1)

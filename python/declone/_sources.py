@@ -69,11 +69,14 @@ def with_sources(graph, remarks):
 
 
 def located(remark, source, code):
-    """``remark`` with ``source`` and ``code``, every other field as it was. An extension built
-    before remarks had sources cannot make one: the remark stays as it is."""
+    """``remark`` with ``source`` and ``code``, every other field as it was (a copy's ``copy`` and
+    ``bytes`` too). An extension built before remarks had sources cannot make one: the remark
+    stays as it is."""
+    fields = dict(node=remark.node, line=remark.line, decision=remark.decision,
+                  reason=remark.reason, detail=remark.detail, source=source, code=code)
+    if getattr(remark, "copy", ""):
+        fields.update(copy=remark.copy, bytes=remark.bytes)
     try:
-        return _declone.Remark(node=remark.node, line=remark.line, decision=remark.decision,
-                               reason=remark.reason, detail=remark.detail, source=source,
-                               code=code)
+        return _declone.Remark(**fields)
     except TypeError:
         return remark

@@ -1,4 +1,4 @@
-"""Clone elimination on live torch.fx graphs, and the FX text format.
+"""Clone elimination and defunctionalization on live torch.fx graphs, and the FX text format.
 
 The C++ extension reads the live graph directly (no text in between) through long-stable public
 FX APIs only (Graph.nodes, Node.op/name/target/args/kwargs/meta, replace_all_uses_with,
@@ -14,7 +14,7 @@ import time
 
 import torch
 
-from . import _compare, _declone, _logging, _sources
+from . import _compare, _declone, _defunctionalize, _logging, _sources
 from ._schemas import schemas_of
 
 try:  # Inductor's interface for custom passes (PyTorch 2.6 and later): its FX graph cache
@@ -23,27 +23,31 @@ try:  # Inductor's interface for custom passes (PyTorch 2.6 and later): its FX g
 except ImportError:  # torch 1.13: no Inductor
     _PassBase = object
 
-__all__ = ["eliminate_clones", "CloneEliminationPass", "PassRun", "CacheHit", "dumps", "Remark",
-           "schemas_of"]
+__all__ = ["eliminate_clones", "defunctionalize", "CloneEliminationPass", "PassRun", "CacheHit",
+           "dumps", "Remark", "schemas_of", "ORDERS"]
 
-#: One clone decision: ``node``, ``line``, ``decision`` ("removed" or "kept"), ``reason`` (a
-#: reason code or None), ``detail``, and ``source`` and ``code``: the user's ``FILE:LINE`` and
-#: its code, from the node's stack trace ('' when it has none); ``str()`` is the text remark of
-#: ``declone opt --remarks``, led by the source when there is one.
+#: One decision about a clone, or about a copy a functionalized call implies: ``node``, ``line``,
+#: ``decision`` ("removed" or "kept"), ``reason`` (a reason code or None), ``detail``, ``source``
+#: and ``code`` (the user's ``FILE:LINE`` and its code, from the node's stack trace; '' when it
+#: has none), and for a copy ``copy`` (the argument copied, ``_all_bases[i]`` for
+#: auto_functionalized_v2; '' for a clone) and ``bytes`` (what the copy moves, None when its size
+#: is symbolic); ``str()`` is the text remark of ``declone opt --remarks``, led by the source
+#: when there is one.
 Remark = _declone.Remark
 CacheHit = _logging.CacheHit
 
 
-def _remark_from_fields(node, line, decision, reason, detail, source="", code=""):
-    remark = Remark(node=node, line=line, decision=decision, reason=reason, detail=detail)
-    return _sources.located(remark, source, code) if source else remark
+def _remark_from_fields(node, line, decision, reason, detail, source="", code="", copy="",
+                        bytes=None):
+    return Remark(node=node, line=line, decision=decision, reason=reason, detail=detail,
+                  source=source, code=code, copy=copy, bytes=bytes)
 
 
 # Remarks travel where Inductor's config goes: it deep-copies its config (a pass and the
 # remarks it holds) at every torch.compile, and pickles it for a compile in a subprocess.
 copyreg.pickle(Remark, lambda remark: (_remark_from_fields, (
-    remark.node, remark.line, remark.decision, remark.reason, remark.detail,
-    getattr(remark, "source", ""), getattr(remark, "code", ""))))
+    remark.node, remark.line, remark.decision, remark.reason, remark.detail, remark.source,
+    remark.code, remark.copy, remark.bytes)))
 
 # Registered when declone.fx is imported, so that torch._logging.set_logs(declone_remarks=True)
 # knows the name (TORCH_LOGS in the environment: see _logging.py).
@@ -78,7 +82,9 @@ def _target_text(target):
     if isinstance(target, torch._ops.OpOverloadPacket):
         return "torch.ops." + str(target).replace("::", ".")
     name = getattr(target, "__name__", None)
-    if type(target).__name__ in ("HigherOrderOperator", "AutoFunctionalized",
+    higher_order = getattr(torch._ops, "HigherOrderOperator", None)
+    if (higher_order is not None and isinstance(target, higher_order)) or type(
+            target).__name__ in ("HigherOrderOperator", "AutoFunctionalized",
                                  "AutoFunctionalizedV2") or (
             name and name.startswith("auto_functionalized")):
         return "torch.ops.higher_order." + name
@@ -221,22 +227,9 @@ def _fill_missing_vals(graph):
         inputs = node.all_input_nodes
         if not inputs or not all(_current_val(arg) for arg in inputs):
             continue
-        mode = _fake_mode_of(arg.meta["val"] for arg in inputs)
-        if mode is None:
-            continue
-        args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs),
-                                             lambda arg: arg.meta["val"])
-        with contextlib.ExitStack() as stack:
-            stack.enter_context(mode)
-            shape_env = getattr(mode, "shape_env", None)
-            for name in ("suppress_guards", "ignore_fresh_unbacked_symbols"):
-                manager = getattr(shape_env, name, None)
-                if manager is not None:
-                    stack.enter_context(manager())
-            try:
-                node.meta["val"] = node.target(*args, **kwargs)
-            except Exception:  # noqa: BLE001: unsupported under FakeTensor: the rules decide
-                continue
+        value = _defunctionalize.fake_value(node.target, node.args, node.kwargs)
+        if value is not None:  # else unsupported under FakeTensor: the rules decide
+            node.meta["val"] = value
 
 
 def _symbol_ranges(graph):
@@ -346,9 +339,65 @@ def _eliminate_clones(graph, donated_input_ids, mode):
     return remarks
 
 
+def defunctionalize(graph, donated_input_ids=(), verify=False, seed=0):
+    """Rewrites the functionalized calls of a live torch.fx.Graph (or GraphModule) in place into
+    the mutating calls they stand for (``auto_functionalized`` and ``auto_functionalized_v2`` into
+    the op they wrap, ``triton_kernel_wrapper_functional`` into
+    ``triton_kernel_wrapper_mutation``) where DESIGN.md section 4b proves that none of the copies
+    the call implies is needed, and returns one Remark per copy, in program order: ``removed``
+    when the copy is gone, else ``kept`` with a reason code (input-mutation,
+    source-read-after-write, output-alias, argument-overlap, view-replay, unknown-effects,
+    not-rewritable, call-kept). A remark's ``copy`` names the argument copied
+    (``_all_bases[i]`` for v2) and ``bytes`` what the copy moves.
+
+    ``donated_input_ids`` as in eliminate_clones: a donated placeholder may be written in place.
+    ``verify=True`` (and ``seed``) as in eliminate_clones: the graph is run before and after with
+    torch, and a rewrite that changes anything observable is not made (the copies it would have
+    avoided are kept, ``does-not-verify`` or ``cannot-verify``). Remarks are logged as
+    eliminate_clones logs them. With torch 1.13, which has no functionalized calls, nothing is
+    done."""
+    start = time.perf_counter()
+    if verify:
+        remarks = _defunctionalize.verified(graph, donated_input_ids, seed, _defunctionalize_graph)
+    else:
+        remarks = _defunctionalize_graph(graph, donated_input_ids)[0]
+    _logging.report(remarks, "defunctionalize", bool(verify), donated_input_ids,
+                    time.perf_counter() - start, noun="copies")
+    return remarks
+
+
+def _defunctionalize_graph(graph, donated_input_ids):
+    """defunctionalize without verification or logging: the remarks, and the rewrites made
+    (``_defunctionalize.plan``)."""
+    graph = _graph_of(graph)
+    if not _defunctionalize.has_functionalized_calls(graph):
+        return [], []
+    donated_input_ids = _donated_indices(graph, donated_input_ids)
+    _fill_missing_vals(graph)
+    # Every annotation: the bytes of each copy are those of the arguments it copies.
+    imported = _import(graph, False)
+    remarks, rewritten, erased = imported.defunctionalize(list(donated_input_ids))
+    # Before the rewritten calls leave the graph: their stack traces go with them.
+    remarks = _sources.with_sources(graph, remarks)
+    rewrites = _defunctionalize.plan(rewritten, erased)
+    # Each call was rewritten on the graph as rewritten so far; replaying the rewrites in
+    # program order gives the graph the C++ pass produced.
+    _defunctionalize.apply(graph, rewrites)
+    return remarks, rewrites
+
+
 #: What one call of a CloneEliminationPass did to one graph: its clones, how many it removed,
-#: the kept ones per reason code, the seconds the call took, and its remarks.
-PassRun = collections.namedtuple("PassRun", "clones removed kept seconds remarks")
+#: the kept ones per reason code, the seconds the call took, and its remarks (the clones' and,
+#: with defunctionalize=True, the copies', in the order the passes ran); with defunctionalize,
+#: the copies the functionalized calls imply, how many were avoided, and the kept ones per
+#: reason code (``copies_kept``).
+PassRun = collections.namedtuple("PassRun", "clones removed kept seconds remarks copies avoided "
+                                            "copies_kept", defaults=(0, 0, None))
+
+#: The orders in which CloneEliminationPass(defunctionalize=True) runs the two passes:
+#: "clones-first" is vLLM's PostGradPassManager's (clone elimination, then the functionalized
+#: calls), "copies-first" the other way round.
+ORDERS = ("copies-first", "clones-first")
 
 
 class CloneEliminationPass(_PassBase):
@@ -375,26 +424,56 @@ class CloneEliminationPass(_PassBase):
     saved activations AOTAutograd may free early in a backward graph are not marked in it.
 
     ``verify=True`` (and ``seed``) as in eliminate_clones: each graph is run before and after,
-    and a rewrite that changes anything observable is not made."""
+    and a rewrite that changes anything observable is not made.
 
-    def __init__(self, donated_input_ids=(), mode="safe", verify=False, seed=0):
+    ``defunctionalize=True`` runs defunctionalization (see ``defunctionalize``) in the same call,
+    in the ``order`` given (ORDERS): "copies-first" rewrites the functionalized calls first, so
+    that clone elimination sees the writes they make; "clones-first" is vLLM's order. As
+    ``post_grad_custom_post_pass`` the pass runs before Inductor's own reinplacing
+    (reinplace_inplaceable_ops) and its decomposition of the functionalized calls into copies
+    (decompose_auto_functionalized), so the calls are still there to rewrite; Inductor then
+    decomposes those declone keeps, reinplacing what it can."""
+
+    def __init__(self, donated_input_ids=(), mode="safe", verify=False, seed=0,
+                 defunctionalize=False, order="copies-first"):
         _declone.vllm_version(mode)  # ValueError for a mode that is none
+        if order not in ORDERS:
+            raise ValueError(f"order must be one of {ORDERS}, not {order!r}")
         self.donated_input_ids = tuple(donated_input_ids)
         self.mode = mode
         self.verify, self.seed = bool(verify), seed
+        self.defunctionalize, self.order = bool(defunctionalize), order
         self.remarks = []
         self.runs = []
         self.cache_hits = []
 
     def __call__(self, graph):
         start = time.perf_counter()
-        self.remarks = eliminate_clones(graph, self.donated_input_ids, self.mode,
-                                        verify=self.verify, seed=self.seed)
+        clone_remarks, copy_remarks = [], []
+
+        def clones():
+            clone_remarks.extend(eliminate_clones(graph, self.donated_input_ids, self.mode,
+                                                  verify=self.verify, seed=self.seed))
+
+        def copies():
+            copy_remarks.extend(defunctionalize(graph, self.donated_input_ids,
+                                                verify=self.verify, seed=self.seed))
+
+        steps = [clones]
+        if self.defunctionalize:
+            steps = [clones, copies] if self.order == "clones-first" else [copies, clones]
+        for step in steps:
+            step()
+        self.remarks = (clone_remarks + copy_remarks if steps[0] is clones
+                        else copy_remarks + clone_remarks)
         seconds = time.perf_counter() - start
-        kept = collections.Counter(r.reason for r in self.remarks if r.decision == "kept")
-        removed = sum(r.decision == "removed" for r in self.remarks)
-        self.runs.append(PassRun(len(self.remarks), removed, dict(kept), seconds,
-                                 tuple(self.remarks)))
+        kept = collections.Counter(r.reason for r in clone_remarks if r.decision == "kept")
+        removed = sum(r.decision == "removed" for r in clone_remarks)
+        copies_kept = collections.Counter(r.reason for r in copy_remarks if r.decision == "kept")
+        avoided = sum(r.decision == "removed" for r in copy_remarks)
+        self.runs.append(PassRun(len(clone_remarks), removed, dict(kept), seconds,
+                                 tuple(self.remarks), len(copy_remarks), avoided,
+                                 dict(copies_kept) if self.defunctionalize else None))
 
     def __deepcopy__(self, memo):
         """The pass itself: torch.compile deep-copies Inductor's config (get_compiler_config),
@@ -402,13 +481,15 @@ class CloneEliminationPass(_PassBase):
         return self
 
     def uuid(self):
-        """Changes when the decisions could: with the mode, the donated inputs and the code
-        (this file and the extension)."""
+        """Changes when the decisions could: with the mode, the donated inputs, verification,
+        defunctionalization and its order, and the code (the package's and the extension)."""
         # Inductor asks while computing a cache key: a hit is told apart when the compile ends.
         _logging.cache_key_computed(self)
         verified = f"/verify/{self.seed}" if self.verify else ""
+        # Without it, the key is what it was before the option existed.
+        copies = f"/defunctionalize/{self.order}" if self.defunctionalize else ""
         return hashlib.sha256(f"{_code_hash()}/{self.mode}/{self.donated_input_ids}{verified}"
-                              .encode()).hexdigest()
+                              f"{copies}".encode()).hexdigest()
 
 
 _CODE_HASH = None
@@ -418,9 +499,10 @@ def _code_hash():
     global _CODE_HASH
     if _CODE_HASH is None:
         digest = hashlib.sha256()
-        # verify=True decides by _verify.py and _compare.py too.
+        # verify=True decides by _verify.py and _compare.py too; _defunctionalize.py rewrites.
         here = __file__[:-len("fx.py")]
-        for path in (__file__, here + "_verify.py", here + "_compare.py", _declone.__file__):
+        for path in (__file__, here + "_verify.py", here + "_compare.py",
+                     here + "_defunctionalize.py", _declone.__file__):
             with open(path, "rb") as source:
                 digest.update(source.read())
         _CODE_HASH = digest.hexdigest()

@@ -3,6 +3,7 @@
 #include "FxImport.h"
 
 #include "PyObjects.h"
+#include "declone/analysis/Effects.h"
 #include "declone/analysis/OpModel.h"
 
 #include <algorithm>
@@ -182,9 +183,11 @@ FxImporter::ScannedNode FxImporter::scanNode(ImportedGraph& imported, py::handle
     if (scanned.target != lastScannedTarget_) {
       lastScannedTarget_ = scanned.target;
       lastScannedIsClone_ = isCloneTarget(*scanned.target);
+      lastScannedIsFunctionalized_ = isFunctionalHigherOrder(*scanned.target);
       mayShareValues_ = mayShareValues_ || mayReturnArgument(*scanned.target);
     }
     imported.clones_ += lastScannedIsClone_;
+    imported.functionalizedCalls_ += lastScannedIsFunctionalized_;
   }
   return scanned;
 }
@@ -247,7 +250,8 @@ Node* FxImporter::importNode(ImportedGraph& imported, const ScannedNode& scanned
       callKwargs[k++].value = convertArg(imported, value, 1);
     }
     node = graph.createCall(name, callee, callArgs, callKwargs, type());
-    if (isCloneTarget(*callee))
+    // The nodes the passes may rewrite, which the bindings map back to the live graph.
+    if (isCloneTarget(*callee) || isFunctionalHigherOrder(*callee))
       imported.fxCalls_.emplace(node->name(), py::reinterpret_borrow<py::object>(scanned.fxNode));
     break;
   }

@@ -43,15 +43,19 @@ public:
   [[nodiscard]] GraphModule& module() { return *file_->modules.front(); }
   /// The builtin registry with the schemas of the live ops layered over it.
   [[nodiscard]] const SchemaRegistry& schemas() const { return *schemas_; }
-  /// The fx node of a call node, by its name (names are unique within an FX graph).
+  /// The fx node of a clone or functionalized call, by its name (names are unique within an
+  /// FX graph).
   [[nodiscard]] py::handle fxNode(std::string_view name) const;
   /// How many aten.clone nodes (of any overload) the live graph has.
   [[nodiscard]] size_t clones() const { return clones_; }
+  /// How many auto_functionalized(_v2) and triton_kernel_wrapper_functional nodes it has.
+  [[nodiscard]] size_t functionalizedCalls() const { return functionalizedCalls_; }
 
 private:
   friend class FxImporter;
   std::unique_ptr<GraphFile> file_;
   size_t clones_ = 0;
+  size_t functionalizedCalls_ = 0;
   std::shared_ptr<const SchemaRegistry> schemas_;
   /// Strong references keep the names' owners alive while the map is used.
   std::unordered_map<std::string_view, py::object> fxCalls_;
@@ -233,9 +237,11 @@ private:
   NodeMap nodes_;
   /// The IR node made for each position; nullptr where none was (yet).
   std::vector<Node*> irNodes_;
-  /// The target scanNode met last (in the current import) and whether it is an aten.clone.
+  /// The target scanNode met last (in the current import), whether it is an aten.clone, and
+  /// whether it is a functionalized call (isFunctionalHigherOrder).
   const Target* lastScannedTarget_ = nullptr;
   bool lastScannedIsClone_ = false;
+  bool lastScannedIsFunctionalized_ = false;
   /// `args`/`kwargs`, or FX's `_args`/`_kwargs` behind them (see storesArguments).
   const py::str* argsAttribute_ = &argsName_;
   const py::str* kwargsAttribute_ = &kwargsName_;

@@ -4,11 +4,13 @@
 #include "declone/analysis/OpModel.h"
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
+#include "declone/transforms/Defunctionalization.h"
 
 #include <map>
 #include <optional>
 #include <pybind11/stl.h>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace py = pybind11;
 using declone::python::FxImporter;
@@ -60,10 +62,45 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
   return py::make_tuple(py::cast(std::move(remarks)), removed);
 }
 
+/// Runs defunctionalization on an imported live graph. Returns the remarks, the fx nodes of the
+/// rewritten calls in program order, and the names of the other nodes the rewrite erased (the
+/// slice_scatter steps that wrote a call's copies back into their base, which the base itself
+/// replaces): declone.fx replays the rewrite of each call on the live graph (the rules are
+/// DESIGN.md section 4b's, restated in declone/_defunctionalize.py).
+py::tuple defunctionalize(ImportedGraph& imported, const std::vector<int64_t>& donated) {
+  declone::DefunctionalizationOptions options;
+  options.schemas = &imported.schemas();
+  options.donated = donatedMask(imported.module().graph, donated);
+  std::vector<std::string> before;
+  for (const declone::Node* node : imported.module().graph)
+    before.emplace_back(node->name());
+  declone::DefunctionalizationResult result = declone::defunctionalize(imported.module(), options);
+  py::list rewritten;
+  std::unordered_set<std::string_view> calls;
+  for (const std::string& name : result.rewritten) {
+    py::handle node = imported.fxNode(name);
+    if (!node)
+      throw std::logic_error("rewritten call '" + name + "' has no fx node");
+    rewritten.append(node);
+    calls.insert(name);
+  }
+  py::list erased;
+  if (result.changed) {
+    std::unordered_set<std::string_view> after;
+    for (const declone::Node* node : imported.module().graph)
+      after.insert(node->name());
+    for (const std::string& name : before)
+      if (!after.count(name) && !calls.count(name))
+        erased.append(name);
+  }
+  return py::make_tuple(py::cast(std::move(result.remarks)), rewritten, erased);
+}
+
 } // namespace
 
 PYBIND11_MODULE(_declone, module) {
-  module.doc() = "declone's C++ core: the graph, the clone-elimination pass and its remarks";
+  module.doc() = "declone's C++ core: the graph, clone elimination, defunctionalization and "
+                 "their remarks";
   module.def(
       "vllm_version",
       [](const std::string& mode) { return std::string(declone::vllmVersion(parseMode(mode))); },
@@ -83,12 +120,13 @@ PYBIND11_MODULE(_declone, module) {
       "names ('aten::t_'): the op model's list (declone/analysis/OpModel.h).");
 
   py::class_<declone::Remark> remark(module, "Remark",
-                                     "One clone decision; str() is the text remark of "
-                                     "`declone opt --remarks`.");
+                                     "One decision about a clone, or about a copy a "
+                                     "functionalized call implies; str() is the text remark "
+                                     "of `declone opt --remarks`.");
   remark
       .def(py::init([](std::string node, uint32_t line, const std::string& decision,
                        std::optional<std::string> reason, std::string detail, std::string source,
-                       std::string code) {
+                       std::string code, std::string copy, std::optional<uint64_t> bytes) {
              if (decision != "removed" && decision != "kept")
                throw py::value_error("decision must be 'removed' or 'kept'");
              declone::Remark made;
@@ -100,11 +138,13 @@ PYBIND11_MODULE(_declone, module) {
              made.detail = std::move(detail);
              made.source = std::move(source);
              made.code = std::move(code);
+             made.copy = std::move(copy);
+             made.bytes = bytes;
              return made;
            }),
            py::arg("node"), py::arg("line") = 0, py::arg("decision"),
            py::arg("reason") = py::none(), py::arg("detail") = "", py::arg("source") = "",
-           py::arg("code") = "")
+           py::arg("code") = "", py::arg("copy") = "", py::arg("bytes") = py::none())
       .def_readonly("node", &declone::Remark::node)
       .def_readonly("line", &declone::Remark::line)
       .def_property_readonly("decision",
@@ -118,6 +158,12 @@ PYBIND11_MODULE(_declone, module) {
       .def_readonly("source", &declone::Remark::source,
                     "The user's `FILE:LINE` the node comes from, '' when unknown.")
       .def_readonly("code", &declone::Remark::code, "That line's code, '' when unknown.")
+      .def_readwrite("copy", &declone::Remark::copy,
+                     "For a copy a functionalized call implies (defunctionalization): the "
+                     "argument copied ('result'), or '_all_bases[i]' for auto_functionalized_v2; "
+                     "'' for a clone.")
+      .def_readwrite("bytes", &declone::Remark::bytes,
+                     "For a copy: the bytes it moves, None when its size is symbolic or unknown.")
       .def("__str__", [](const declone::Remark& self) { return self.formatText("<fx>"); })
       .def("__repr__", [](const declone::Remark& self) { return self.formatText("<fx>"); })
       .def("json", &declone::Remark::formatJson,
@@ -144,11 +190,18 @@ PYBIND11_MODULE(_declone, module) {
   py::class_<ImportedGraph>(module, "Graph", "A live torch.fx graph imported into declone's IR.")
       .def("eliminate_clones", &eliminateClones, py::arg("donated"), py::arg("mode"),
            "Runs clone elimination; returns (remarks, fx nodes of the removed clones).")
+      .def("defunctionalize", &defunctionalize, py::arg("donated"),
+           "Runs defunctionalization (DESIGN.md section 4b); returns (remarks, fx nodes of the "
+           "rewritten auto_functionalized(_v2) and triton_kernel_wrapper_functional calls, "
+           "names of the other nodes the rewrite erased).")
       .def(
           "text", [](ImportedGraph& self) { return declone::writeGraphFile(self.file()); },
           "The graph in the text format, as `declone print` writes it.")
       .def_property_readonly("clones", &ImportedGraph::clones,
-                             "How many aten.clone nodes the live graph has.");
+                             "How many aten.clone nodes the live graph has.")
+      .def_property_readonly("functionalized_calls", &ImportedGraph::functionalizedCalls,
+                             "How many auto_functionalized(_v2) and "
+                             "triton_kernel_wrapper_functional nodes the live graph has.");
 
   py::class_<FxImporter>(module, "FxImporter", "Converts torch.fx graphs to declone graphs.")
       .def(py::init<TorchTypes>(), py::arg("types"))
