@@ -73,6 +73,12 @@ struct Value {
   bool clonedFrom = false; ///< some clone copies this value
   bool viewOfClone = false;
   bool used = false; ///< some statement reads or writes it
+  /// No later statement may pick it: its storage was written by a functionalized call whose
+  /// results stand for it from then on (RandomFunctional.cpp).
+  bool retired = false;
+  /// The value holds what a functionalized call wrote into placeholder N (or into an earlier
+  /// such value): what an AOTAutograd-style `copy_(argN, value)` writes back.
+  std::optional<size_t> inputVersionOf;
   /// What the value looked like when its node ran (what annotateFromExecution records), before
   /// any in-place metadata op changed it.
   Shape producedSizes;
@@ -142,7 +148,7 @@ private:
     std::vector<std::pair<size_t, unsigned>> candidates;
     unsigned total = 0;
     for (size_t v = 0; v < values_.size(); ++v) {
-      if (!accept(v))
+      if (values_[v].retired || !accept(v))
         continue;
       unsigned w = weight(v);
       if (w == 0)
@@ -211,6 +217,12 @@ private:
   bool genFunctionalizedMultiReturn();
   bool genMetadataInPlace();
   bool genUndeclaredWrite();
+  // RandomFunctional.cpp
+  bool genDefunctionalizationCase();
+  std::optional<size_t> pickFunctionalTarget(bool allowView);
+  std::optional<size_t> functionalView(size_t base);
+  void afterFunctionalCall(size_t target, std::optional<size_t> result);
+  std::string genWriteBacks();
   // RandomViews.cpp
   bool genView();
   bool genSplit(bool unsafe = false);
@@ -233,6 +245,13 @@ private:
   size_t impls_ = 0;
   std::vector<size_t> clones_;
   std::vector<size_t> writes_; ///< in-place and out= results
+  /// The defunctionalization family's outputs, in the return after the others (duplicates
+  /// allowed: a result returned twice).
+  std::vector<size_t> forcedOutputs_;
+  /// Placeholder index -> its latest functionalized version, written back at the end.
+  std::map<size_t, size_t> writeBacks_;
+  /// Results of functionalized calls, for chains of calls on each other's results.
+  std::vector<size_t> functionalResults_;
 };
 
 } // namespace declone::fuzz::detail

@@ -1,6 +1,7 @@
 // Property test: on random graphs, every safe-mode rewrite verifies against the original (run
 // with libtorch on the same inputs and donation); vllm-mode failures are counted by the kind of
 // their first difference, and the smallest failing graph of each kind is kept and minimised.
+#include "DefunctionalizationProperty.h"
 #include "RandomGraph.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
@@ -46,6 +47,8 @@ struct Config {
   bool print = false;
   bool keepGoing = false;         ///< count safe failures instead of stopping at the first
   std::vector<std::string> check; ///< --check FILE...
+  bool defunctionalize = false;   ///< the defunctionalization property instead
+  std::optional<unsigned> functionalWeight;
 };
 
 void usage(FILE* out) {
@@ -54,6 +57,7 @@ void usage(FILE* out) {
       "                             [--trials N] [--strip-chance P] [--max-statements N]\n"
       "                             [--max-inputs N] [--offset-chance P]\n"
       "                             [--no-minimize] [--coverage] [--print] [--keep-going]\n"
+      "                             [--defunctionalize] [--functional-weight N]\n"
       "       declone_property_test --check FILE...\n"
       "Generates random FX graphs, runs clone elimination in safe and vllm mode with a random\n"
       "donation, and verifies each rewrite with libtorch. Exit status: 0 when every safe\n"
@@ -65,7 +69,11 @@ void usage(FILE* out) {
       "DIR/safe-seed-SEED.fx.\n"
       "--check re-verifies kept failures: FILE is vllm-CLASS.fx, its '# Donated placeholders:'\n"
       "and 'seed N' comments give the donation and inputs; the safe rewrite must verify and\n"
-      "the vllm rewrite must fail with CLASS. Exit status 1 if one does not.\n",
+      "the vllm rewrite must fail with CLASS. Exit status 1 if one does not.\n"
+      "--defunctionalize checks the defunctionalization pass instead, alone and in both orders\n"
+      "with safe clone elimination, on graphs with the functionalized-call family weighted in\n"
+      "(--functional-weight, 40 by default there, 0 otherwise, against 99 for the others); its\n"
+      "failures are kept as DIR/defunc-ORDER-KIND-seed-SEED.fx.\n",
       out);
 }
 
@@ -579,6 +587,13 @@ bool parseArguments(int argc, char** argv, Config& config) {
       if (!text)
         return false;
       config.graph.maxInputs = static_cast<size_t>(std::max(1, std::atoi(text)));
+    } else if (arg == "--defunctionalize") {
+      config.defunctionalize = true;
+    } else if (arg == "--functional-weight") {
+      const char* text = value();
+      if (!text)
+        return false;
+      config.functionalWeight = static_cast<unsigned>(std::max(0, std::atoi(text)));
     } else if (arg == "--no-minimize") {
       config.minimize = false;
     } else if (arg == "--keep-going") {
@@ -615,8 +630,21 @@ int main(int argc, char** argv) {
   }
   if (!config.check.empty())
     return checkFiles(config.check, config.trials);
+  config.graph.functionalWeight = config.functionalWeight.value_or(config.defunctionalize ? 40 : 0);
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
+  if (config.defunctionalize && !config.print) {
+    fuzz::DefunctionalizationRun run;
+    run.first = config.first;
+    run.count = config.count;
+    run.unlimited = config.unlimited;
+    run.keepDir = config.keepDir;
+    run.minimize = config.minimize;
+    run.trials = config.trials;
+    run.keepGoing = config.keepGoing;
+    run.graph = config.graph;
+    return fuzz::runDefunctionalizationProperty(run, interrupted);
+  }
   Totals totals;
   auto start = std::chrono::steady_clock::now();
   auto lastProgress = start;

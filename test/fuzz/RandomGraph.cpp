@@ -368,24 +368,32 @@ std::string Generator::genReturn() {
     if (std::find(outputs.begin(), outputs.end(), v) == outputs.end())
       outputs.push_back(v);
   };
+  // Values a functionalized call retired are returned only where its family says so (the
+  // same draws either way, so that graphs without that family are as they were).
+  auto addLive = [&](size_t v) {
+    if (!values_[v].retired)
+      add(v);
+  };
   if (!clones_.empty() && rng_.chance(0.5)) {
     size_t clone = clones_[rng_.below(clones_.size())];
-    add(clone);
+    addLive(clone);
     if (rng_.chance(0.4))
-      add(*values_[clone].cloneOf);
+      addLive(*values_[clone].cloneOf);
   }
   if (rng_.chance(0.2))
-    add(rng_.below(parameters_.size())); // placeholders come first
+    addLive(rng_.below(parameters_.size())); // placeholders come first
   if (!writes_.empty() && rng_.chance(0.3))
-    add(writes_[rng_.below(writes_.size())]);
+    addLive(writes_[rng_.below(writes_.size())]);
   size_t extra = static_cast<size_t>(rng_.between(outputs.empty() ? 1 : 0, 2));
   for (size_t i = 0; i < extra; ++i) {
     // Mostly values nothing uses yet, so that little of the graph is dead.
     std::optional<size_t> v =
         pick([](size_t) { return true; },
              [&](size_t v) { return values_[v].used || values_[v].placeholder ? 1u : 12u; });
-    add(*v);
+    if (v)
+      add(*v);
   }
+  outputs.insert(outputs.end(), forcedOutputs_.begin(), forcedOutputs_.end());
   std::string text = "return (";
   for (size_t i = 0; i < outputs.size(); ++i)
     text += (i ? ", " : "") + values_[outputs[i]].name;
@@ -401,7 +409,9 @@ std::string Generator::run() {
   // Weights of the op kinds: clones, views and writes dominate; then the families that
   // once hid unsound removals (in-place metadata ops, ops returning aliases, undeclared writes,
   // math bits, several returns, Python indexing and size queries).
-  static const unsigned kWeights[] = {18, 7, 8, 12, 5, 6, 3, 20, 3, 4, 3, 3, 2, 3, 2};
+  // The last, the defunctionalization family, weighs 0 unless asked for.
+  const unsigned kWeights[] = {18, 7, 8, 12, 5, 6, 3, 20, 3, 4, 3, 3, 2, 3, 2,
+                               options_.functionalWeight};
   const unsigned total = std::accumulate(std::begin(kWeights), std::end(kWeights), 0u);
   for (size_t attempt = 0; statements_ < target && attempt < 20 * target + 100; ++attempt) {
     size_t draw = rng_.below(total), kind = 0;
@@ -450,17 +460,25 @@ std::string Generator::run() {
     case 13:
       genTensorIndex();
       break;
-    default:
+    case 14:
       genSizeQuery();
+      break;
+    default:
+      genDefunctionalizationCase();
       break;
     }
   }
-  if (clones_.empty())
-    (void)genClone(values_.size() - 1);
+  if (clones_.empty()) {
+    size_t last = values_.size() - 1;
+    while (values_[last].retired && last > 0)
+      --last;
+    (void)genClone(last);
+  }
+  std::string writeBacks = genWriteBacks();
   std::string text = "class GraphModule(torch.nn.Module):\n    def forward(self";
   for (const std::string& parameter : parameters_)
     text += ", " + parameter;
-  text += "):\n" + body_ + "        " + genReturn() + "\n";
+  text += "):\n" + body_ + writeBacks + "        " + genReturn() + "\n";
   return text;
 }
 

@@ -35,6 +35,11 @@ struct RandomGraphOptions {
   /// meta["val"] is the live tensor, which later t_, resize_ or set_ change), instead of the
   /// layout its node made.
   double liveAnnotationChance = 0.0;
+  /// Weight of the defunctionalization family (RandomFunctional.cpp: auto_functionalized and
+  /// auto_functionalized_v2 calls whose copies the pass may or may not remove, their results
+  /// chained, returned and written back to inputs) beside the others' 99. 0, the default, leaves
+  /// the draws of every other family, and so the graphs of each seed, as they were.
+  unsigned functionalWeight = 0;
 };
 
 using Random = DeterministicRandom;
