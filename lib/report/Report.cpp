@@ -115,8 +115,13 @@ DumpStats reportGraphText(std::string name, std::string_view errorFile, std::str
   for (auto& module : (*file)->modules) {
     ++row.graphs;
     row.nodes += countNodes(*module);
-    CloneEliminationResult result = eliminateClones(*module, passOptions);
-    row.clones += result.stats;
+    if (passOptions.mode != CloneEliminationMode::Safe) {
+      row.clones += eliminateClones(*module, passOptions).stats;
+      continue;
+    }
+    CopyEliminationResult result = eliminateCopies(*module, passOptions, PassOrder::ClonesFirst);
+    row.clones += result.clones.stats;
+    row.copies += result.copies.stats;
   }
   return row;
 }
@@ -134,6 +139,7 @@ DumpStats& DumpStats::operator+=(const DumpStats& other) {
   graphs += other.graphs;
   nodes += other.nodes;
   clones += other.clones;
+  copies += other.copies;
   return *this;
 }
 

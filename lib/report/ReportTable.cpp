@@ -26,6 +26,13 @@ constexpr NumericColumn kBytesColumn = {
     "bytes", [](const DumpStats& row) -> uint64_t { return row.clones.bytesRemoved; }};
 constexpr NumericColumn kSymbolicColumn = {
     "symbolic", [](const DumpStats& row) -> uint64_t { return row.clones.removedSymbolic; }};
+/// Shown when some graph has functionalized calls: the copies they imply, those avoided, and
+/// the bytes of those.
+constexpr NumericColumn kCopyColumns[] = {
+    {"copies", [](const DumpStats& row) -> uint64_t { return row.copies.copies; }},
+    {"avoided", [](const DumpStats& row) -> uint64_t { return row.copies.avoided; }},
+    {"copy-bytes", [](const DumpStats& row) -> uint64_t { return row.copies.bytesAvoided; }},
+};
 
 std::optional<NumericColumn> numericColumn(std::string_view name) {
   for (const NumericColumn& column : kLeadingColumns)
@@ -35,6 +42,9 @@ std::optional<NumericColumn> numericColumn(std::string_view name) {
     return kBytesColumn;
   if (name == kSymbolicColumn.name)
     return kSymbolicColumn;
+  for (const NumericColumn& column : kCopyColumns)
+    if (column.name == name)
+      return column;
   return std::nullopt;
 }
 
@@ -85,6 +95,19 @@ void appendStatsJson(const DumpStats& row, std::string& out) {
   }
   out += "}, \"bytes_removed\": " + std::to_string(row.clones.bytesRemoved);
   out += ", \"removed_symbolic\": " + std::to_string(row.clones.removedSymbolic);
+  const DefunctionalizationStats& copies = row.copies;
+  out += ", \"copies\": {\"calls\": " + std::to_string(copies.calls) +
+         ", \"rewritten\": " + std::to_string(copies.rewritten) +
+         ", \"copies\": " + std::to_string(copies.copies) +
+         ", \"avoided\": " + std::to_string(copies.avoided) + ", \"kept_by_reason\": {";
+  for (size_t i = 0; i < kNumCopyKeepReasons; ++i) {
+    if (i)
+      out += ", ";
+    appendJsonString(reasonCode(static_cast<CopyKeepReason>(i)), out);
+    out += ": " + std::to_string(copies.kept[i]);
+  }
+  out += "}, \"bytes_avoided\": " + std::to_string(copies.bytesAvoided) +
+         ", \"avoided_symbolic\": " + std::to_string(copies.avoidedSymbolic) + "}";
 }
 
 } // namespace
@@ -97,6 +120,8 @@ std::vector<std::string_view> reportColumns() {
     columns.push_back(reasonCode(static_cast<KeepReason>(i)));
   columns.push_back(kBytesColumn.name);
   columns.push_back(kSymbolicColumn.name);
+  for (const NumericColumn& column : kCopyColumns)
+    columns.push_back(column.name);
   columns.push_back("error");
   return columns;
 }
@@ -159,6 +184,16 @@ std::string formatReportTable(const Report& report, const TableOptions& options)
     columns.push_back({"symbolic", [](const DumpStats& row, size_t) {
                          return std::to_string(row.clones.removedSymbolic);
                        }});
+  if (report.total.copies.copies != 0) {
+    columns.push_back(
+        {"copies", [](const DumpStats& row, size_t) { return std::to_string(row.copies.copies); }});
+    columns.push_back({"avoided", [](const DumpStats& row, size_t) {
+                         return std::to_string(row.copies.avoided);
+                       }});
+    columns.push_back({"bytes avoided", [](const DumpStats& row, size_t) {
+                         return formatBytes(row.copies.bytesAvoided);
+                       }});
+  }
 
   size_t shown = shownRows(report, options);
   std::vector<const DumpStats*> rows;

@@ -552,12 +552,21 @@ bool Defunctionalizer::decide(const FunctionalCall& call, std::span<Node* const>
   return true;
 }
 
+/// Whether the graph has a call for the pass to decide: most graphs have none, and the
+/// analyses cost a walk each.
+bool hasFunctionalCalls(const Graph& graph) {
+  return std::any_of(graph.begin(), graph.end(), [](const Node* node) {
+    return node->isCall() && isFunctionalHigherOrder(*node->target());
+  });
+}
+
 } // namespace
 
 DefunctionalizationResult defunctionalize(Graph& graph, const DefunctionalizationOptions& options) {
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
   DefunctionalizationResult result;
-  Defunctionalizer(graph, options, schemas, nullptr, result).run();
+  if (hasFunctionalCalls(graph))
+    Defunctionalizer(graph, options, schemas, nullptr, result).run();
   return result;
 }
 
@@ -565,7 +574,9 @@ DefunctionalizationResult defunctionalize(GraphModule& module,
                                           const DefunctionalizationOptions& options) {
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
   DefunctionalizationResult total;
-  if (!module.children.empty()) {
+  if (!hasFunctionalCalls(module.graph)) {
+    // Nothing to decide here; the subgraphs below may have calls.
+  } else if (!module.children.empty()) {
     SubgraphTable subgraphs(module, schemas);
     Defunctionalizer(module.graph, options, schemas, &subgraphs, total).run();
   } else {

@@ -3,6 +3,7 @@
 
 #include "declone/support/File.h"
 #include "declone/transforms/CloneElimination.h"
+#include "declone/transforms/Defunctionalization.h"
 
 #include <cstddef>
 #include <optional>
@@ -37,6 +38,9 @@ struct DumpStats {
   size_t graphs = 0; ///< top-level graph modules
   size_t nodes = 0;  ///< nodes of every graph and subgraph, before the pass
   CloneEliminationStats clones;
+  /// The copies of functionalized mutating calls (safe mode: defunctionalization after clone
+  /// elimination, as `opt --defunctionalize` runs them).
+  DefunctionalizationStats copies;
   /// `FILE:LINE:COL: error: MESSAGE` when the input could not be read or parsed.
   std::optional<std::string> error;
 

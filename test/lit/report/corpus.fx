@@ -1,16 +1,17 @@
 # `declone report` on the whole corpus: one row per dump, a total, exit status 0. Rows are
 # relative to the folder that heads the file column; reason columns appear only for reasons that
-# occur; bytes are summed over removed clones with static sizes.
+# occur; bytes are summed over removed clones with static sizes; copies columns count the copies of
+# functionalized calls (the vLLM dumps' rms_norm, rotary embedding and attention) and those avoided.
 # RUN: %declone report %corpus -q | %FileCheck %s
-# CHECK: {{^.*}}corpus/ graphs nodes clones removed kept layout-changed layout-unknown bytes removed symbolic{{$}}
+# CHECK: {{^.*}}corpus/ graphs nodes clones removed kept layout-changed layout-unknown bytes removed symbolic copies avoided bytes avoided{{$}}
 # CHECK-NEXT: {{^---+$}}
-# CHECK-NEXT: {{^}}entangle/bug_grad_accumulation__1step__fw.g0.r0.py 1 16 0 0 0 0 0 0 B 0{{$}}
-# CHECK: {{^}}entangle/qwen2__paral1_layer1__fw.g0.r0.py 1 62 0
-# CHECK: {{^}}grammar/channels_last_and_offset.fx 1 8 3 1 2 2 0 192 B 0{{$}}
-# CHECK: {{^}}grammar/expanded_def.fx 1 8 1 1 0 0 0 0 B 1{{$}}
+# CHECK-NEXT: {{^}}entangle/bug_grad_accumulation__1step__fw.g0.r0.py 1 16 0 0 0 0 0 0 B 0 0 0 0 B{{$}}
+# CHECK: {{^}}entangle/qwen2__paral1_layer1__fw.g0.r0.py 1 62 0 {{.*}} 9 9 1.4 GiB{{$}}
+# CHECK: {{^}}grammar/channels_last_and_offset.fx 1 8 3 1 2 2 0 192 B 0 0 0 0 B{{$}}
+# CHECK: {{^}}grammar/expanded_def.fx 1 8 1 1 0 0 0 0 B 1 0 0 0 B{{$}}
 # CHECK: {{^}}learn_torch_compile/torchbench__vgg16_inference_cpu__fn0__post_grad_0.py 1
 # CHECK-NEXT: {{^---+$}}
-# CHECK-NEXT: {{^}}total 30 {{[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9.]+ [KMG]?i?B [0-9]+$}}
+# CHECK-NEXT: {{^}}total 30 {{[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9.]+ [KMG]?i?B [0-9]+ [0-9]+ [0-9]+ [0-9.]+ [KMG]?i?B$}}
 # CHECK-NEXT: {{^30 files$}}
 
 # The table does not depend on the number of threads.

@@ -2,10 +2,10 @@
 # first, ties in input order); --top N keeps the first N rows while the total counts them all.
 # RUN: %declone report %corpus/grammar -q --json | %FileCheck %s --check-prefix=JSON
 # JSON: {"rows": [
-# JSON-NEXT: {"name": "{{.*}}/grammar/auto_functionalized_v2.fx", "file": {{.*}}, "same_as": null, "graphs": 1, "nodes": 6, "clones": 0, "removed": 0, "dead": 0, "kept": 0, "kept_by_reason": {"layout-changed": 0, "layout-unknown": 0, "unknown-effects": 0, "input-mutation": 0, "source-read-after-write": 0, "clone-read-after-source-write": 0, "output-alias": 0, "unsupported": 0}, "bytes_removed": 0, "removed_symbolic": 0, "error": null},
-# JSON-NEXT: {"name": "{{.*}}/grammar/channels_last_and_offset.fx", "file": {{.*}}, "same_as": null, "graphs": 1, "nodes": 8, "clones": 3, "removed": 1, "dead": 0, "kept": 2, "kept_by_reason": {"layout-changed": 2, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 0, "error": null},
+# JSON-NEXT: {"name": "{{.*}}/grammar/auto_functionalized_v2.fx", "file": {{.*}}, "same_as": null, "graphs": 1, "nodes": 6, "clones": 0, "removed": 0, "dead": 0, "kept": 0, "kept_by_reason": {"layout-changed": 0, "layout-unknown": 0, "unknown-effects": 0, "input-mutation": 0, "source-read-after-write": 0, "clone-read-after-source-write": 0, "output-alias": 0, "unsupported": 0}, "bytes_removed": 0, "removed_symbolic": 0, "copies": {"calls": 1, "rewritten": 0, "copies": 1, "avoided": 0, "kept_by_reason": {"not-rewritable": 1, {{.*}}}, "bytes_avoided": 0, "avoided_symbolic": 0}, "error": null},
+# JSON-NEXT: {"name": "{{.*}}/grammar/channels_last_and_offset.fx", "file": {{.*}}, "same_as": null, "graphs": 1, "nodes": 8, "clones": 3, "removed": 1, "dead": 0, "kept": 2, "kept_by_reason": {"layout-changed": 2, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 0, "copies": {"calls": 0, {{.*}}}, "error": null},
 # JSON: ],
-# JSON-NEXT: "total": {"files": 5, "rows": 5, "errors": 0, "skipped": 0, "not_run": 0, "duplicates": 0, "graphs": 5, "nodes": 51, "clones": 5, "removed": 2, "dead": 0, "kept": 3, "kept_by_reason": {"layout-changed": 3, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 1},
+# JSON-NEXT: "total": {"files": 5, "rows": 5, "errors": 0, "skipped": 0, "not_run": 0, "duplicates": 0, "graphs": 5, "nodes": 51, "clones": 5, "removed": 2, "dead": 0, "kept": 3, "kept_by_reason": {"layout-changed": 3, {{.*}}}, "bytes_removed": 192, "removed_symbolic": 1, "copies": {"calls": 1, "rewritten": 0, "copies": 1, "avoided": 0, {{.*}}}},
 # JSON-NEXT: "stages": []}
 
 # RUN: %declone report %corpus/grammar -q --sort nodes --top 2 | %FileCheck %s --check-prefix=TOP
@@ -26,7 +26,7 @@
 
 # Usage errors: an unknown column, a bad count. Exit status 2, before any work.
 # RUN: %expect-exit 2 %declone report %corpus -q --sort speed 2>&1 | %FileCheck %s --check-prefix=BADSORT
-# BADSORT: declone report: error: --sort: unknown column 'speed' (one of file, graphs, nodes, clones, removed, kept, layout-changed, {{.*}}, output-alias, unsupported, bytes, symbolic, error)
+# BADSORT: declone report: error: --sort: unknown column 'speed' (one of file, graphs, nodes, clones, removed, kept, layout-changed, {{.*}}, output-alias, unsupported, bytes, symbolic, copies, avoided, copy-bytes, error)
 # RUN: %expect-exit 2 %declone report %corpus -q --top 0 2>&1 | %FileCheck %s --check-prefix=BADTOP
 # BADTOP: declone report: error: --top takes a number of at least 1, not '0'
 # RUN: %expect-exit 2 %declone report %corpus -q -j many 2>&1 | %FileCheck %s --check-prefix=BADJOBS
