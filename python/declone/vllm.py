@@ -10,6 +10,14 @@ vLLM calls in each of its processes. It does nothing unless ``DECLONE_VLLM`` is 
   its remarks explain what vLLM's pass does;
 - unset or empty: vLLM is left untouched. Any other value is an error.
 
+``DECLONE_VLLM_DEFUNCTIONALIZE=1`` (beside it, or alone) also puts :class:`DefunctionalizationPass`
+where the manager runs ``FixFunctionalizationPass``: after clone elimination, as vLLM orders
+them, declone rewrites every ``auto_functionalized`` call (of any op, not a list of ops) whose
+copies DESIGN.md section 4b proves unneeded into the in-place call, and leaves the others to
+Inductor, which decomposes them into copies after the custom passes, reinplacing what its own
+analysis allows. ``0``, empty or unset leave vLLM's FixFunctionalizationPass in place; any other
+value is an error.
+
 vLLM is imported only when the plugin is used: importing this module needs neither vLLM nor
 torch, so that the entry point costs nothing in a vLLM process that does not enable it.
 
@@ -23,6 +31,16 @@ keeping such a write off a graph input. So safe mode decides on a copy of the gr
 the clones it removed from the copy. The copy has every effect of the functional graph and
 more (its in-place calls write what the functional calls only read), so a clone that is safe to
 remove there is safe to remove from the functional graph, and stays so after the rewrite.
+
+With ``DECLONE_VLLM_DEFUNCTIONALIZE=1`` there is no such copy: the pass that follows is
+declone's, which writes an argument in place only where nothing needs its old contents on the
+graph as clone elimination left it, so safe mode decides on the functional graph itself.
+What vLLM's pass rewrites and declone's keeps (each kept copy has a remark saying why): calls
+whose written arguments are still read, are graph inputs the graph does not write back, or are
+passed twice (vLLM's pass writes them without checking); rotary embedding's q and k, slices of
+one matmul scattered back into it, are written in place when the sizes are static (with a
+symbolic token count the C++ pass cannot yet prove the two slices disjoint, and keeps them);
+vLLM's hand-written rewrite of the MLA RoPE's copy-and-scatter is not made.
 """
 
 from __future__ import annotations
@@ -36,14 +54,19 @@ import operator
 import os
 import time
 
-__all__ = ["CloneEliminationPass", "MODES", "ENVIRONMENT_VARIABLE", "mode_from_environment",
-           "register"]
+__all__ = ["CloneEliminationPass", "DefunctionalizationPass", "MODES", "ENVIRONMENT_VARIABLE",
+           "DEFUNCTIONALIZE_VARIABLE", "mode_from_environment",
+           "defunctionalize_from_environment", "register"]
 
 #: The environment variable that enables the plugin and chooses its mode.
 ENVIRONMENT_VARIABLE = "DECLONE_VLLM"
 
 #: The modes the plugin runs declone in (DESIGN.md section 4).
 MODES = ("safe", "vllm", "vllm-0.32")
+
+#: The environment variable that makes declone's defunctionalization replace vLLM's
+#: FixFunctionalizationPass ("1"; "0" or empty: not).
+DEFUNCTIONALIZE_VARIABLE = "DECLONE_VLLM_DEFUNCTIONALIZE"
 
 _LOGGER_NAME = "vllm.declone"  # under "vllm": vLLM's handler, format and VLLM_LOGGING_LEVEL
 
@@ -60,6 +83,17 @@ def mode_from_environment() -> str | None:
                          f"values are {accepted}, or unset/empty to leave vLLM's own "
                          f"UnsafeCloneEliminationPass in place")
     return value
+
+
+def defunctionalize_from_environment() -> bool:
+    """Whether ``DECLONE_VLLM_DEFUNCTIONALIZE`` asks for declone's defunctionalization ("1"), or
+    not ("0", empty or unset). Raises ValueError for any other value."""
+    value = os.environ.get(DEFUNCTIONALIZE_VARIABLE, "")
+    if value not in ("", "0", "1"):
+        raise ValueError(f"{DEFUNCTIONALIZE_VARIABLE}={value!r}: accepted values are '1' "
+                         f"(declone's defunctionalization replaces vLLM's "
+                         f"FixFunctionalizationPass), '0' or unset/empty (it does not)")
+    return value == "1"
 
 
 def _import_vllm():
@@ -83,10 +117,13 @@ def _import_vllm():
 def register() -> None:
     """The ``vllm.general_plugins`` entry point. With ``DECLONE_VLLM`` set to a mode, every
     ``PostGradPassManager`` configured from now on in this process runs declone's
-    CloneEliminationPass in that mode in place of ``UnsafeCloneEliminationPass``. vLLM may load
-    plugins more than once in a process; each call replaces the previous one's hook."""
+    CloneEliminationPass in that mode in place of ``UnsafeCloneEliminationPass``; with
+    ``DECLONE_VLLM_DEFUNCTIONALIZE=1``, declone's DefunctionalizationPass in place of
+    ``FixFunctionalizationPass``. vLLM may load plugins more than once in a process; each call
+    replaces the previous one's hook."""
     mode = mode_from_environment()
-    if mode is None:
+    defunctionalize = defunctionalize_from_environment()
+    if mode is None and not defunctionalize:
         return
     pass_manager = _import_vllm()[0]
     manager_class = pass_manager.PostGradPassManager
@@ -96,7 +133,11 @@ def register() -> None:
     @functools.wraps(original)
     def configure_with_declone(self, config):
         original(self, config)
-        _replace_clone_elimination(self, config, mode)
+        # First: the clone pass decides differently when declone's defunctionalization follows.
+        if defunctionalize:
+            _replace_fix_functionalization(self, config)
+        if mode is not None:
+            _replace_clone_elimination(self, config, mode)
 
     configure_with_declone.__declone_original__ = original
     manager_class.configure = configure_with_declone
@@ -116,9 +157,28 @@ def _replace_clone_elimination(manager, config, mode):
             "declone: this vLLM's PostGradPassManager runs no UnsafeCloneEliminationPass to "
             "replace (it has %r); its passes are left as they are", current)
         return
-    manager.clone_elimination = pass_class(config, mode)
+    checked = isinstance(getattr(manager, "fix_functionalization", None),
+                         _defunctionalization_class())
+    manager.clone_elimination = pass_class(config, mode, checked_defunctionalization=checked)
     logger.info_once("declone's clone elimination (%s mode) replaces vLLM's "
                      "UnsafeCloneEliminationPass", mode)
+
+
+def _replace_fix_functionalization(manager, config):
+    """Puts declone's defunctionalization where ``configure`` put FixFunctionalizationPass: the
+    manager runs it last, by attribute, and hashes it into its uuid() from there."""
+    logger = _logger()
+    pass_class = _defunctionalization_class()
+    current = getattr(manager, "fix_functionalization", None)
+    if isinstance(current, pass_class):
+        return
+    if type(current).__name__ != "FixFunctionalizationPass":
+        logger.warning_once(
+            "declone: this vLLM's PostGradPassManager runs no FixFunctionalizationPass to "
+            "replace (it has %r); its passes are left as they are", current)
+        return
+    manager.fix_functionalization = pass_class(config)
+    logger.info_once("declone's defunctionalization replaces vLLM's FixFunctionalizationPass")
 
 
 @functools.cache
@@ -127,9 +187,11 @@ def _logger():
 
 
 def __getattr__(name):
-    # The pass subclasses vLLM's VllmInductorPass, so it is defined when first asked for.
+    # The passes subclass vLLM's VllmInductorPass, so they are defined when first asked for.
     if name == "CloneEliminationPass":
         return _pass_class()
+    if name == "DefunctionalizationPass":
+        return _defunctionalization_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -140,8 +202,11 @@ def _source_hash():
 
 
 def _describe(remark):
-    """One remark as a log line: the node, the decision, and why."""
-    text = f"clone '{remark.node}' {remark.decision}"
+    """One remark as a log line: the node (and for a copy, the argument copied), the decision,
+    and why."""
+    copied = getattr(remark, "copy", "")
+    text = (f"copy of '{copied}' in '{remark.node}' {remark.decision}" if copied
+            else f"clone '{remark.node}' {remark.decision}")
     if remark.reason:
         text += f" [{remark.reason}]"
     if remark.detail:
@@ -154,7 +219,8 @@ def _custom_schemas(graph):
     the CLI knows libtorch's own ops, and a custom op (a vLLM kernel, a plugin's) is registered
     only in the process that compiles."""
     import torch
-    from torch._higher_order_ops.auto_functionalize import auto_functionalized
+    from torch._higher_order_ops.auto_functionalize import (auto_functionalized,
+                                                            auto_functionalized_v2)
 
     from . import _schemas
 
@@ -162,7 +228,8 @@ def _custom_schemas(graph):
     for node in graph.nodes:
         if node.op != "call_function":
             continue
-        ops = [node.target] + (list(node.args[:1]) if node.target is auto_functionalized else [])
+        wraps = node.target is auto_functionalized or node.target is auto_functionalized_v2
+        ops = [node.target] + (list(node.args[:1]) if wraps else [])
         for op in ops:
             if isinstance(op, torch._ops.OpOverload) and op.namespace != "aten":
                 # As `python -m declone schemas` writes them (`Tensor($0! -> )` as `Tensor!`).
@@ -249,7 +316,9 @@ def _pass_class():
         Donated inputs are the ones vLLM's pass context holds
         (``VllmIRInplaceFunctionalizationPass`` sets them); ``mode`` is ``"safe"`` or ``"vllm"``
         (by default ``DECLONE_VLLM``'s, or safe). In safe mode the decisions are taken on the
-        graph as ``FixFunctionalizationPass`` will leave it (the module docstring says why).
+        graph as ``FixFunctionalizationPass`` will leave it (the module docstring says why),
+        unless ``checked_defunctionalization``: the manager runs declone's
+        DefunctionalizationPass in its place, which checks what it writes.
         ``remarks`` are the last graph's. Each decision is logged at debug level on the
         ``vllm.declone`` logger, a summary of the kept clones at info (once per distinct
         summary); when vLLM dumps its graphs (``compilation_config.debug_dump_path``), each
@@ -257,7 +326,7 @@ def _pass_class():
         to as ``declone_graph.N.py`` and its custom ops' schemas as ``declone_schemas.N.txt``
         beside it (``declone opt --schemas`` reads both)."""
 
-        def __init__(self, vllm_config, mode=None):
+        def __init__(self, vllm_config, mode=None, checked_defunctionalization=False):
             super().__init__(vllm_config)
             # Names its timing line and its graph dumps apart from vLLM's pass.
             self.pass_name = "DecloneCloneEliminationPass"
@@ -265,6 +334,7 @@ def _pass_class():
             if mode not in MODES:
                 raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
             self.mode = mode
+            self.checked_defunctionalization = bool(checked_defunctionalization)
             self.remarks = []
             self.debug_dump_path = vllm_config.compile_debug_dump_path()
             self._fix_functionalization = FixFunctionalizationOnCopy(vllm_config)
@@ -276,7 +346,8 @@ def _pass_class():
             donated = sorted(context.donated_input_ids)
             analysed, originals = graph, None
             # The copy costs more than the analysis: only where it can change a decision.
-            if self.mode == "safe" and graph.find_nodes(op="call_function", target=clone) \
+            if self.mode == "safe" and not self.checked_defunctionalization \
+                    and graph.find_nodes(op="call_function", target=clone) \
                     and graph.find_nodes(op="call_function", target=auto_functionalized):
                 analysed, originals = self._defunctionalized_copy(graph)
             # The remarks' lines are lines of this text: it is made only for a dump.
@@ -292,7 +363,7 @@ def _pass_class():
                         graph.erase_node(node)
             self._log(time.perf_counter() - start)
             if self.debug_dump_path is not None:
-                self._dump(analysed, text, {
+                _dump(self.debug_dump_path, analysed, text, self.remarks, {
                     "mode": self.mode,
                     "donated_input_ids": donated,
                     "compile_range": str(context.compile_range),
@@ -339,34 +410,6 @@ def _pass_class():
                     "VLLM_LOGGING_LEVEL=DEBUG logs each decision", self.mode, len(kept),
                     len(self.remarks), summary)
 
-        def _dump(self, graph, text, header):
-            """Writes declone_remarks.N.json (``header`` and the remarks), the graph they are
-            about as declone_graph.N.py, and its custom ops' schemas as declone_schemas.N.txt,
-            with the first N that is free."""
-            directory = self.debug_dump_path
-            directory.mkdir(parents=True, exist_ok=True)
-            index = 0
-            while True:
-                try:  # "x": two compilations in one process never share a file
-                    remarks_file = (directory / f"declone_remarks.{index}.json").open("x")
-                    break
-                except FileExistsError:
-                    index += 1
-            graph_path = directory / f"declone_graph.{index}.py"
-            graph_path.write_text(text)
-            schemas = _custom_schemas(graph)
-            schemas_path = directory / f"declone_schemas.{index}.txt" if schemas else None
-            if schemas_path is not None:
-                schemas_path.write_text("".join(schema + "\n" for schema in schemas))
-            with remarks_file:
-                json.dump({
-                    **header,
-                    "graph": graph_path.name,
-                    "schemas": schemas_path.name if schemas_path is not None else None,
-                    "remarks": [json.loads(remark.json()) for remark in self.remarks],
-                }, remarks_file, indent=1)
-                remarks_file.write("\n")
-
         def __getstate__(self):
             # Inductor may pickle or deep-copy its config, this pass with it; the remarks are
             # objects of the extension, which do not pickle, and describe the last graph only.
@@ -375,12 +418,14 @@ def _pass_class():
             return state
 
         def uuid(self):
-            """Changes with the mode and with declone's code (this plugin, declone.fx and the
-            extension), for Inductor's and vLLM's compile caches."""
+            """Changes with the mode, with what follows it (checked_defunctionalization) and
+            with declone's code (this plugin, declone.fx and the extension), for Inductor's and
+            vLLM's compile caches."""
             return InductorPass.hash_dict({
                 "plugin": _source_hash(),
                 "declone": declone_fx.CloneEliminationPass(mode=self.mode).uuid(),
                 "mode": self.mode,
+                "checked_defunctionalization": self.checked_defunctionalization,
             })
 
     # Module attributes, where pickle and the documentation look for them.
@@ -389,3 +434,110 @@ def _pass_class():
         cls.__module__, cls.__qualname__ = __name__, name
         globals()[name] = cls
     return CloneEliminationPass
+
+
+def _dump(directory, graph, text, remarks, header):
+    """Writes declone_remarks.N.json (``header`` and the remarks), the graph they are about as
+    declone_graph.N.py (``text``), and its custom ops' schemas as declone_schemas.N.txt, with
+    the first N that is free in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    index = 0
+    while True:
+        try:  # "x": two compilations in one process never share a file
+            remarks_file = (directory / f"declone_remarks.{index}.json").open("x")
+            break
+        except FileExistsError:
+            index += 1
+    graph_path = directory / f"declone_graph.{index}.py"
+    graph_path.write_text(text)
+    schemas = _custom_schemas(graph)
+    schemas_path = directory / f"declone_schemas.{index}.txt" if schemas else None
+    if schemas_path is not None:
+        schemas_path.write_text("".join(schema + "\n" for schema in schemas))
+    with remarks_file:
+        json.dump({
+            **header,
+            "graph": graph_path.name,
+            "schemas": schemas_path.name if schemas_path is not None else None,
+            "remarks": [json.loads(remark.json()) for remark in remarks],
+        }, remarks_file, indent=1)
+        remarks_file.write("\n")
+
+
+@functools.cache
+def _defunctionalization_class():
+    (_, InductorPass, get_pass_context, _, VllmInductorPass, _) = _import_vllm()
+    from vllm.platforms import current_platform
+
+    from . import _defunctionalize
+    from . import fx as declone_fx
+
+    logger = _logger()
+
+    class DefunctionalizationPass(VllmInductorPass):
+        """declone's defunctionalization (DESIGN.md section 4b) with vLLM's pass interface, in
+        place of FixFunctionalizationPass, which ``PostGradPassManager`` runs last: every
+        ``auto_functionalized`` call (and v2, and Triton's functional wrapper) whose copies are
+        not needed becomes the in-place call; the others stay for Inductor. Donated inputs are
+        those of vLLM's pass context. ``remarks`` are the last graph's, one per copy; logged and
+        dumped as CloneEliminationPass's are (``declone_remarks.N.json`` says
+        ``"pass": "defunctionalize"``)."""
+
+        def __init__(self, vllm_config):
+            super().__init__(vllm_config)
+            self.pass_name = "DecloneDefunctionalizationPass"
+            self.remarks = []
+            self.debug_dump_path = vllm_config.compile_debug_dump_path()
+
+        @VllmInductorPass.time_and_log
+        def __call__(self, graph):
+            # As vLLM's pass: its XPU kernels are not used through auto_functionalization.
+            if current_platform.is_xpu():
+                logger.debug("declone: no defunctionalization on XPU, as vLLM's pass")
+                return
+            start = time.perf_counter()
+            context = get_pass_context()
+            donated = sorted(context.donated_input_ids)
+            dump = self.debug_dump_path is not None and \
+                _defunctionalize.has_functionalized_calls(graph)
+            text = declone_fx.dumps(graph) if dump else None
+            self.remarks = declone_fx.defunctionalize(graph, donated)
+            seconds = time.perf_counter() - start
+            if logger.isEnabledFor(logging.DEBUG):
+                for remark in self.remarks:
+                    logger.debug("declone: %s", _describe(remark))
+            kept = collections.Counter(r.reason for r in self.remarks if r.decision == "kept")
+            summary = ", ".join(f"{reason}: {count}" for reason, count in sorted(kept.items()))
+            logger.debug("declone: %d copies, %d avoided, %d kept%s in %.1f ms",
+                         len(self.remarks), len(self.remarks) - sum(kept.values()),
+                         sum(kept.values()), f" ({summary})" if summary else "", seconds * 1e3)
+            if kept:
+                logger.info_once(
+                    "declone's defunctionalization kept %d of %d copies of a graph (%s); "
+                    "VLLM_LOGGING_LEVEL=DEBUG logs each decision", sum(kept.values()),
+                    len(self.remarks), summary)
+            if dump:
+                _dump(self.debug_dump_path, graph, text, self.remarks, {
+                    "pass": "defunctionalize",
+                    "donated_input_ids": donated,
+                    "compile_range": str(context.compile_range),
+                    "pass_index": VllmInductorPass.dump_prefix,
+                })
+
+        def __getstate__(self):
+            state = self.__dict__.copy()
+            state["remarks"] = []  # the last graph's only
+            return state
+
+        def uuid(self):
+            """Changes with declone's code (this plugin, declone.fx, the extension)."""
+            return InductorPass.hash_dict({
+                "plugin": _source_hash(),
+                "declone": declone_fx.CloneEliminationPass(defunctionalize=True).uuid(),
+                "pass": "defunctionalize",
+            })
+
+    DefunctionalizationPass.__module__ = __name__
+    DefunctionalizationPass.__qualname__ = "DefunctionalizationPass"
+    globals()["DefunctionalizationPass"] = DefunctionalizationPass
+    return DefunctionalizationPass

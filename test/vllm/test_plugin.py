@@ -436,3 +436,163 @@ def test_remarks_dumped_for_the_defunctionalized_copy(tmp_path, cli, vllm_c):
     assert [json.loads(line) for line in result.stderr.splitlines()] == dump["remarks"]
     assert [(r["node"], r["decision"], r["reason"]) for r in dump["remarks"]] == \
         [("clone", "kept", "input-mutation")]
+
+
+# --- DECLONE_VLLM_DEFUNCTIONALIZE: declone's pass in place of FixFunctionalizationPass ----------
+
+
+def _rotary_kernel(positions, query, key, head_size, cos_sin_cache, is_neox):
+    """A CPU stand-in for vLLM's rotary embedding: it writes q and k in place."""
+    query.add_(positions.unsqueeze(-1).to(query.dtype) * cos_sin_cache[0, 0])
+    key.mul_(2)
+
+
+@pytest.fixture(scope="module")
+def rotary(vllm_c):
+    """_C.rotary_embedding with a CPU kernel (vllm_c defines it without one)."""
+    library = torch.library.Library("_C", "IMPL")
+    library.impl("rotary_embedding", _rotary_kernel, "CPU")
+    torch.library.register_fake("_C::rotary_embedding", lambda *args: None, lib=library)
+    yield torch.ops._C.rotary_embedding.default
+    library._destroy()
+
+
+@pytest.fixture
+def defunctionalizing(monkeypatch, plugin_env):
+    """Registers the plugin with DECLONE_VLLM_DEFUNCTIONALIZE=1 and DECLONE_VLLM set to
+    ``mode`` (None: unset)."""
+    def enable(mode):
+        monkeypatch.setenv(declone.vllm.DEFUNCTIONALIZE_VARIABLE, "1")
+        plugin_env(mode)
+
+    return enable
+
+
+def _rotary_model(positions, cache, x, w):
+    """As AOTAutograd functionalizes vLLM's attention prologue: q and k, slices of the qkv
+    matmul, written by rotary embedding, scattered back, and the heads taken from the result."""
+    qkv = x @ w
+    q, k, _ = torch.ops.aten.split_with_sizes.default(qkv, [4, 4, 4], -1)
+    r = auto_functionalized(torch.ops._C.rotary_embedding.default, positions=positions, query=q,
+                            key=k, head_size=4, cos_sin_cache=cache, is_neox=True)
+    qkv = torch.ops.aten.slice_scatter.default(qkv, r[1], 1, 0, 4)
+    qkv = torch.ops.aten.slice_scatter.default(qkv, r[2], 1, 4, 8)
+    q, k, v = torch.ops.aten.split_with_sizes.default(qkv, [4, 4, 4], -1)
+    return q * 1, k + v
+
+
+def _rotary_inputs(seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    return [torch.arange(4), torch.randn(16, 4, generator=generator),
+            torch.randn(4, 12, generator=generator), torch.randn(12, 12, generator=generator)]
+
+
+def _written_in_place(h, x, weight):
+    """rms_norm's result is a graph input read afterwards: writing it in place is wrong."""
+    r = auto_functionalized(torch.ops._C.rms_norm.default, result=h, input=x, weight=weight,
+                            epsilon=EPS)[1]
+    return r + h
+
+
+def _manager_result(manager, function, inputs, config):
+    """``function`` traced, run through ``manager`` in vLLM's pass context (no input donated),
+    and run on copies of ``inputs`` against eager: the functionalized calls and clones left,
+    and what differs."""
+    graph_module = make_fx(function, tracing_mode="fake")(*inputs())
+    with pipeline.vllm_pass_context(config):
+        manager(graph_module.graph)
+    graph_module.recompile()
+    left = [node.name for node in graph_module.graph.nodes
+            if node.target in (auto_functionalized, torch.ops.aten.clone.default)]
+    expected_inputs, actual_inputs = inputs(1), inputs(1)
+    expected = function(*expected_inputs)
+    actual = graph_module(*actual_inputs)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    actual = actual if isinstance(actual, (tuple, list)) else (actual,)
+    differences = ["output"] if not all(torch.allclose(e, a) for e, a in zip(expected, actual)) \
+        else []
+    differences += [f"input {i} written" for i, (e, a) in
+                    enumerate(zip(expected_inputs, actual_inputs)) if not torch.equal(e, a)]
+    return left, differences
+
+
+@pytest.mark.parametrize("value", ["yes", "2", "true"])
+def test_defunctionalize_variable_values(value, monkeypatch):
+    monkeypatch.setenv(declone.vllm.DEFUNCTIONALIZE_VARIABLE, value)
+    with pytest.raises(ValueError, match="DECLONE_VLLM_DEFUNCTIONALIZE"):
+        declone.vllm.register()
+    for off in ("0", ""):
+        monkeypatch.setenv(declone.vllm.DEFUNCTIONALIZE_VARIABLE, off)
+        assert declone.vllm.defunctionalize_from_environment() is False
+
+
+@pytest.mark.parametrize("mode", [None, "safe", "vllm"], ids=["alone", "safe", "vllm"])
+def test_register_replaces_fix_functionalization(mode, defunctionalizing, vllm_config):
+    vllm_manager = _configured_manager(vllm_config)
+    defunctionalizing(mode)
+    manager = _configured_manager(vllm_config)
+    assert isinstance(manager.fix_functionalization, declone.vllm.DefunctionalizationPass)
+    if mode is None:  # vLLM's clone pass stays
+        assert type(manager.clone_elimination) is UnsafeCloneEliminationPass
+    else:  # and declone's knows that the pass after it checks what it writes
+        assert manager.clone_elimination.mode == mode
+        assert manager.clone_elimination.checked_defunctionalization is True
+        unchecked = declone.vllm.CloneEliminationPass(vllm_config, mode)
+        assert unchecked.uuid() != manager.clone_elimination.uuid()
+    for name in ("ir_lowering", "post_cleanup"):
+        assert type(getattr(manager, name)) is type(getattr(vllm_manager, name))
+    with pipeline.vllm_pass_context(vllm_config):
+        assert manager.uuid() != vllm_manager.uuid()
+    # Inductor may pickle or deep-copy the config that holds the manager.
+    for restored in (pickle.loads(pickle.dumps(manager.fix_functionalization)),
+                     copy.deepcopy(manager.fix_functionalization)):
+        assert restored.uuid() == manager.fix_functionalization.uuid()
+
+
+@pytest.mark.parametrize("function,inputs,vllm_outcome,declone_outcome", [
+    # vLLM's pass is right, and so is declone's: nothing left, the result eager's.
+    (_removable, _caveat_inputs, ([], []), ([], [])),
+    (_rotary_model, _rotary_inputs, ([], []), ([], [])),
+    # DESIGN.md section 6: vLLM's clone pass and FixFunctionalizationPass together write h;
+    # with declone's defunctionalization after it the call stays functional and h intact.
+    (_caveat, _caveat_inputs, ([], ["output", "input 0 written"]), (["auto_functionalized"], [])),
+    # vLLM's pass alone writes the caller's h; declone's keeps the call.
+    (_written_in_place, _caveat_inputs, ([], ["output", "input 0 written"]),
+     (["auto_functionalized"], [])),
+], ids=["removable", "rotary", "caveat", "input-read-after"])
+@pytest.mark.parametrize("mode", [None, "safe"], ids=["vllm-clones", "safe-clones"])
+def test_manager_defunctionalizes(function, inputs, vllm_outcome, declone_outcome, mode,
+                                  defunctionalizing, vllm_config, rotary):
+    """The whole manager, vLLM's and then with the plugin: declone rewrites what vLLM's pass
+    rewrites where that is right (no call or clone more is left), and nothing where it is
+    wrong."""
+    left, differences = _manager_result(_configured_manager(vllm_config), function, inputs,
+                                        vllm_config)
+    assert (left, differences) == vllm_outcome
+    defunctionalizing(mode)
+    manager = _configured_manager(vllm_config)
+    # Either clone pass removes the caveat's clone, right about the functional graph (safe
+    # mode need not decide on a rewritten copy now); declone's defunctionalization after it
+    # then keeps the call, which writes a copy of h, not h.
+    left, differences = _manager_result(manager, function, inputs, vllm_config)
+    assert (left, differences) == declone_outcome
+    remarks = manager.fix_functionalization.remarks
+    assert remarks and all(r.copy for r in remarks)
+    assert all(r.decision == "removed" for r in remarks) == (left == [])
+
+
+@pytest.mark.parametrize("kind", ["reuse", "functional"])
+def test_manager_defunctionalizes_lowered_blocks(kind, defunctionalizing, vllm_config, vllm_c):
+    """On lowered vLLM IR blocks whose norms go through _C.rms_norm: with the plugin's two
+    passes, every call vLLM's FixFunctionalizationPass rewrites is rewritten, the same clones
+    are left, and the result is eager's."""
+    forward = pipeline.block(kind, 2, c_rms_norm=True)
+    vllm_graph, _ = _run_manager(_configured_manager(vllm_config), forward, vllm_config)
+    defunctionalizing("safe")
+    manager = _configured_manager(vllm_config)
+    graph_module, donated = _run_manager(manager, forward, vllm_config)
+    assert not graph_module.graph.find_nodes(op="call_function", target=auto_functionalized)
+    assert pipeline.clone_names(graph_module.graph) == pipeline.clone_names(vllm_graph.graph)
+    remarks = manager.fix_functionalization.remarks
+    assert len(remarks) == 2 and all(r.decision == "removed" for r in remarks)
+    assert pipeline.compare_with_eager(forward, graph_module, donated) == []
