@@ -27,6 +27,7 @@ vLLM's pass where that pass is right; the ``blind_*`` programs do show vLLM's pa
 table goes to the terminal summary and, as JSON, to ``$DECLONE_DEFUNC_TABLE`` when set.
 """
 
+import collections
 import contextlib
 import json
 import os
@@ -253,6 +254,15 @@ def _cell(record):
     return f"{amount} {'yes' if record['matches'] else 'NO'}"
 
 
+def _decisions(record):
+    if record is None:
+        return "not run"
+    removed = [r for r in record["remarks"] if r["decision"] == "removed"]
+    kept = collections.Counter(r["reason"] for r in record["remarks"] if r["decision"] == "kept")
+    return (f"{len(removed)}/{sum(r['bytes'] or 0 for r in removed)}B"
+            + "".join(f" {reason}:{count}" for reason, count in sorted(kept.items())))
+
+
 @pytest.fixture(scope="module")
 def table(report):
     yield _ROWS
@@ -264,6 +274,15 @@ def table(report):
                      + "".join(f"{_cell(row['columns'].get(c)):<{width}}" for c in COLUMNS))
     if not HAVE_DEFUNCTIONALIZE:
         lines.append("declone.fx.defunctionalize does not exist yet: declone's columns not run")
+    else:
+        lines += ["", "declone's own decisions on the implied copies (before Inductor's "
+                  "reinplacing, which may still remove a kept one): removed count/bytes; kept "
+                  "by reason"]
+        declone_columns = [c for c in COLUMNS if COLUMNS[c][2]]
+        lines.append(f"{'program':<18}" + "".join(f"{c:<44}" for c in declone_columns))
+        for row in _ROWS:
+            lines.append(f"{row['program']:<18}" + "".join(
+                f"{_decisions(row['columns'].get(c)):<44}" for c in declone_columns))
     report["defunctionalization suite (issue 33)"] = lines
     path = os.environ.get("DECLONE_DEFUNC_TABLE")
     if path:
