@@ -2,8 +2,9 @@
 defunctionalization and vLLM's FixFunctionalizationPass (issue 33).
 
 Each program of defunctionalize_programs.py is compiled with torch.compile (Inductor, graph
-caches off) once per column, and the FINAL graph, the one Inductor lowers (after its post-grad passes,
-reinplace_inplaceable_ops and decompose_auto_functionalized among them), is recorded. Columns:
+caches off) once per column, and the FINAL graph, the one Inductor lowers (after its post-grad
+passes, reinplace_inplaceable_ops and decompose_auto_functionalized among them), is recorded.
+Columns:
 
 - ``inductor``: Inductor alone, auto_functionalized_v2 (torch's default);
 - ``declone clones-first`` / ``declone copies-first``: declone's CloneEliminationPass with
@@ -16,10 +17,10 @@ reinplace_inplaceable_ops and decompose_auto_functionalized among them), is reco
 Copies counted in the final graph (bytes from ``meta["val"]``): ``aten.clone`` (what
 decompose_auto_functionalized leaves for a copy it could not drop: ``clone_preserve_strides``),
 ``aten.copy``/``copy_`` except a copy of a tensor onto itself (the write-back of an input the
-call already wrote in place, as reinplacing leaves it), and the functional scatters (``slice_scatter`` ...), which copy
-their whole base. Every column is also run against eager on the same inputs: every output, every
-input's contents afterwards, and in training every gradient. A column that differs, or raises,
-is counted as wrong, never left out.
+call already wrote in place, as reinplacing leaves it), and the functional scatters
+(``slice_scatter`` ...), which copy their whole base. Every column is also run against eager on
+the same inputs: every output, every input's contents afterwards, and in training every
+gradient. A column that differs, or raises, is counted as wrong, never left out.
 
 Asserted: Inductor alone is right (else the comparison means nothing); declone is always right
 and never leaves more copies (count or bytes) than Inductor alone in the same setting, nor than
@@ -49,11 +50,6 @@ from vllm.config import set_current_vllm_config  # noqa: E402
 
 import declone.fx  # noqa: E402
 import defunctionalize_programs as programs  # noqa: E402
-
-# declone's pass with defunctionalize=True is being built: until it exists, its columns are
-# reported as not run and only Inductor's and vLLM's are measured.
-HAVE_DEFUNCTIONALIZE = hasattr(declone.fx, "defunctionalize")
-
 
 def _declone_pass(order):
     def make(config):
@@ -272,17 +268,14 @@ def table(report):
     for row in _ROWS:
         lines.append(f"{row['program']:<18}"
                      + "".join(f"{_cell(row['columns'].get(c)):<{width}}" for c in COLUMNS))
-    if not HAVE_DEFUNCTIONALIZE:
-        lines.append("declone.fx.defunctionalize does not exist yet: declone's columns not run")
-    else:
-        lines += ["", "declone's own decisions on the implied copies (before Inductor's "
-                  "reinplacing, which may still remove a kept one): removed count/bytes; kept "
-                  "by reason"]
-        declone_columns = [c for c in COLUMNS if COLUMNS[c][2]]
-        lines.append(f"{'program':<18}" + "".join(f"{c:<44}" for c in declone_columns))
-        for row in _ROWS:
-            lines.append(f"{row['program']:<18}" + "".join(
-                f"{_decisions(row['columns'].get(c)):<44}" for c in declone_columns))
+    lines += ["", "declone's own decisions on the implied copies (before Inductor's "
+              "reinplacing, which may still remove a kept one): removed count/bytes; kept by "
+              "reason"]
+    declone_columns = [c for c in COLUMNS if COLUMNS[c][2]]
+    lines.append(f"{'program':<18}" + "".join(f"{c:<44}" for c in declone_columns))
+    for row in _ROWS:
+        lines.append(f"{row['program']:<18}" + "".join(
+            f"{_decisions(row['columns'].get(c)):<44}" for c in declone_columns))
     report["defunctionalization suite (issue 33)"] = lines
     path = os.environ.get("DECLONE_DEFUNC_TABLE")
     if path:
@@ -312,9 +305,7 @@ def c_ops():
 def test_defunctionalize_suite(program, vllm_config, c_ops, fresh_kernel_cache, table):
     row = {"program": program.name, "doc": program.doc, "columns": {}}
     table.append(row)
-    for column, (_, _, is_declone) in COLUMNS.items():
-        if is_declone and not HAVE_DEFUNCTIONALIZE:
-            continue
+    for column in COLUMNS:
         row["columns"][column] = measure(program, column, vllm_config)
     columns = row["columns"]
 
@@ -330,8 +321,6 @@ def test_defunctionalize_suite(program, vllm_config, c_ops, fresh_kernel_cache, 
             f"{program.name} is meant to show FixFunctionalizationPass's blind rewrite wrong\n"
             + show("vllm fix"))
     for column, baselines in BASELINES.items():
-        if column not in columns:
-            continue
         record = columns[column]
         assert record["matches"], f"declone differs from eager\n{show(column)}"
         for baseline in baselines:
