@@ -380,7 +380,7 @@ def test_aot_graphs(v2):
 
 
 @needs_functionalized
-def test_triton_rewrite():
+def test_triton_rewrite(cli, tmp_path):
     functional = _defunctionalize.triton_kernel_wrapper_functional
     mutation = _defunctionalize.triton_kernel_wrapper_mutation
     graph = torch.fx.Graph()
@@ -391,7 +391,17 @@ def test_triton_rewrite():
     call = graph.call_function(functional, (), dict(kernel_args, tensors_to_clone=["out_ptr"]))
     element = graph.call_function(operator.getitem, (call, "out_ptr"))
     graph.output(graph.call_function(torch.ops.aten.add.Tensor, (element, 1)))
+    # The importer reads the dict of kernel arguments, the grid's tuples and the string index
+    # as they are: the CLI decides on the dump as the live pass decides.
+    dump = tmp_path / "graph.py"
+    dump.write_text(declone.fx.dumps(graph))
+    result = run_cli(cli, "opt", dump, "--defunctionalize", "--remarks=json")
+    assert result.returncode == 0, result.stderr
+    assert "triton_kernel_wrapper_mutation(kernel_idx = 0" in result.stdout
+    [cli_remark] = [json.loads(line) for line in result.stderr.splitlines()]
     remarks = declone.fx.defunctionalize(graph)
+    assert [(cli_remark["node"], cli_remark["copy"], cli_remark["decision"])] == \
+        [(r.node, r.copy, r.decision) for r in remarks]
     assert decisions(remarks) == [(call.name, "out_ptr", "removed", None)]
     graph.lint()
     [rewritten] = [n for n in graph.nodes if n.target is mutation]
