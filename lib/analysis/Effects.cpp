@@ -387,6 +387,21 @@ void EffectAnalysis::Builder::analyzeFunctionalHigherOrder(const Node* node, Scr
       addAccess(effects, input, false);
   });
   if (node->target()->opName == "triton_kernel_wrapper_functional") {
+    // The kernel gets copies of the tensors `tensors_to_clone` names and the others themselves,
+    // which (after Inductor's reinplacing has shortened the list) it may write.
+    const Arg* kwargs = node->kwarg("kwargs");
+    const Arg* toClone = node->kwarg("tensors_to_clone");
+    std::span<const Arg> entries = kwargs ? kwargs->children() : std::span<const Arg>();
+    for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+      bool cloned =
+          toClone && std::any_of(toClone->children().begin(), toClone->children().end(),
+                                 [&](const Arg& name) { return name.text() == entries[i].text(); });
+      if (!cloned)
+        entries[i + 1].forEachNode([&](Node* input) {
+          if (result_.isTensor(input))
+            addAccess(effects, input, true);
+        });
+    }
     effects.outputs.assign(1, {OutputAlias::Kind::Fresh, nullptr});
     effects.listOutput = true;
     return;

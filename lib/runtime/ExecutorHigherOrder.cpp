@@ -11,8 +11,9 @@ namespace {
 at::Tensor clonePreservingStrides(const at::Tensor& tensor) {
   int64_t extent = tensor.storage_offset() + 1;
   for (int64_t i = 0; i < tensor.dim(); ++i) {
-    if (tensor.size(i) == 0)
-      return tensor.clone();
+    if (tensor.size(i) == 0) // no element: an empty buffer, viewed as the tensor is
+      return at::empty({0}, tensor.options())
+          .as_strided(tensor.sizes(), tensor.strides(), tensor.storage_offset());
     extent += (tensor.size(i) - 1) * tensor.stride(i);
   }
   at::Tensor buffer = tensor.as_strided({extent}, {1}, 0).clone();
@@ -60,6 +61,8 @@ Status Executor::runAutoFunctionalized(const Node* node, c10::IValue& result) {
       if (clones(parameter.name()))
         converted = c10::IValue(clonePreservingStrides(converted.toTensor()));
       mutated.push_back(converted);
+    } else if (parameter.alias_info() && parameter.alias_info()->isWrite() && converted.isNone()) {
+      mutated.emplace_back(); // PyTorch keeps the element of a written argument passed None
     }
     stack.push_back(std::move(converted));
   }

@@ -3,6 +3,7 @@
 #include "declone/transforms/Defunctionalization.h"
 
 #include "CloneEliminationImpl.h"
+#include "CopyGeometry.h"
 #include "FunctionalCall.h"
 #include "declone/analysis/AliasAnalysis.h"
 #include "declone/analysis/SubgraphEffects.h"
@@ -67,161 +68,18 @@ using detail::FunctionalCall;
 using Event = AliasAnalysis::Event;
 using StorageId = AliasAnalysis::StorageId;
 
-/// A layout's offset and its (size, stride) pairs of size above one, when all are static.
-struct StaticExtent {
-  int64_t offset = 0;
-  std::vector<std::pair<int64_t, int64_t>> dims;
-  bool empty = false;
-};
-
-std::optional<StaticExtent> staticExtent(const Layout* layout) {
-  if (!layout || !layout->strides || !layout->storageOffset || layout->changedInPlaceBy)
-    return std::nullopt;
-  StaticExtent extent;
-  std::optional<int64_t> offset = layout->storageOffset->constantValue();
-  if (!offset)
-    return std::nullopt;
-  extent.offset = *offset;
-  for (size_t i = 0; i < layout->sizes.size(); ++i) {
-    std::optional<int64_t> size = layout->sizes[i].constantValue();
-    std::optional<int64_t> stride = (*layout->strides)[i].constantValue();
-    if (!size || !stride || *stride < 0)
-      return std::nullopt;
-    if (*size == 0)
-      extent.empty = true;
-    if (*size > 1)
-      extent.dims.emplace_back(*size, *stride);
-  }
-  return extent;
-}
-
-/// Bytes clone_preserve_strides copies: the storage up to the tensor's last element.
-std::optional<uint64_t> copyBytes(const Node* value, const LayoutAnalysis& layouts) {
-  const Layout* layout = layouts.layout(value);
-  if (!layout)
-    return std::nullopt;
-  if (std::optional<StaticExtent> extent = staticExtent(layout)) {
-    if (extent->empty)
-      return 0;
-    int64_t last = extent->offset;
-    for (auto [size, stride] : extent->dims)
-      last += (size - 1) * stride;
-    return static_cast<uint64_t>(last + 1) * elementSize(layout->dtype);
-  }
-  uint64_t elements = 1;
-  for (SymExpr size : layout->sizes) {
-    std::optional<int64_t> constant = size.constantValue();
-    if (!constant || *constant < 0)
-      return std::nullopt;
-    elements *= static_cast<uint64_t>(*constant);
-  }
-  return elements * elementSize(layout->dtype);
-}
-
-/// Whether two tensors provably share no element: their address ranges are disjoint, or every
-/// address of each is a multiple of a common M plus a residue, and the residues are disjoint
-/// (q and k, column slices of one matrix).
-bool provablyDisjoint(const Layout* a, const Layout* b) {
-  std::optional<StaticExtent> x = staticExtent(a), y = staticExtent(b);
-  if (!x || !y || a->dtype != b->dtype)
-    return false;
-  if (x->empty || y->empty)
-    return true;
-  auto last = [](const StaticExtent& e) {
-    int64_t end = e.offset;
-    for (auto [size, stride] : e.dims)
-      end += (size - 1) * stride;
-    return end;
-  };
-  if (last(*x) < y->offset || last(*y) < x->offset)
-    return true;
-  // The innermost dimension of each (smallest stride) gives a run of residues; the others must
-  // step by multiples of M.
-  auto inner = [](const StaticExtent& e) {
-    return std::min_element(e.dims.begin(), e.dims.end(),
-                            [](auto p, auto q) { return p.second < q.second; });
-  };
-  auto xi = inner(*x), yi = inner(*y);
-  int64_t modulus = 0;
-  for (const StaticExtent* e : {&*x, &*y})
-    for (auto it = e->dims.begin(); it != e->dims.end(); ++it)
-      if (it != (e == &*x ? xi : yi))
-        modulus = std::gcd(modulus, it->second);
-  if (modulus <= 0)
-    return false;
-  auto residues = [&](const StaticExtent& e,
-                      auto it) -> std::optional<std::pair<int64_t, int64_t>> {
-    int64_t start = e.offset % modulus;
-    int64_t end = start + (it == e.dims.end() ? 0 : (it->first - 1) * it->second);
-    if (end >= modulus)
-      return std::nullopt;
-    return std::pair(start, end);
-  };
-  auto rx = residues(*x, xi), ry = residues(*y, yi);
-  return rx && ry && (rx->second < ry->first || ry->second < rx->first);
-}
-
-/// An integer argument of a call by position or name: its value, `fallback` when absent or
-/// None, nullopt when it is not a literal.
-std::optional<int64_t> literalArgument(const Node* node, size_t index, std::string_view name,
-                                       std::optional<int64_t> fallback) {
-  const Arg* arg = index < node->args().size() ? &node->args()[index] : node->kwarg(name);
-  if (!arg || arg->kind == ArgKind::None)
-    return fallback;
-  if (arg->kind != ArgKind::Int)
-    return std::nullopt;
-  return arg->integer;
-}
-
-/// Whether `view` is exactly the elements `slice_scatter(base, _, dim, start, end, step)` (the
-/// call `step`) writes: the slice of `base` it describes, by static layouts.
-bool isScatteredRegion(const Node* step, const Layout* base, const Layout* view) {
-  if (!base || !view || !base->strides || !view->strides || !base->storageOffset ||
-      !view->storageOffset || base->changedInPlaceBy || view->changedInPlaceBy ||
-      base->sizes.size() != view->sizes.size())
-    return false;
-  std::optional<int64_t> dim = literalArgument(step, 2, "dim", 0);
-  std::optional<int64_t> start = literalArgument(step, 3, "start", 0);
-  std::optional<int64_t> end = literalArgument(step, 4, "end", INT64_MAX);
-  std::optional<int64_t> stride = literalArgument(step, 5, "step", 1);
-  int64_t rank = static_cast<int64_t>(base->sizes.size());
-  if (!dim || !start || !end || stride != 1 || *dim < -rank || *dim >= rank)
-    return false;
-  size_t d = static_cast<size_t>(*dim < 0 ? *dim + rank : *dim);
-  std::optional<int64_t> size = base->sizes[d].constantValue();
-  std::optional<int64_t> offset = base->storageOffset->constantValue();
-  std::optional<int64_t> viewOffset = view->storageOffset->constantValue();
-  std::optional<int64_t> dimStride = (*base->strides)[d].constantValue();
-  if (!size || !offset || !viewOffset || !dimStride)
-    return false;
-  auto clamp = [&](int64_t index) {
-    return std::clamp<int64_t>(index < 0 ? index + *size : index, 0, *size);
-  };
-  int64_t first = clamp(*start), last = std::max(first, clamp(*end));
-  if (*viewOffset != *offset + first * *dimStride)
-    return false;
-  for (size_t i = 0; i < base->sizes.size(); ++i) {
-    std::optional<int64_t> expected =
-        i == d ? std::optional<int64_t>(last - first) : base->sizes[i].constantValue();
-    std::optional<int64_t> actual = view->sizes[i].constantValue();
-    if (!expected || expected != actual)
-      return false;
-    if (*actual > 1 && (*base->strides)[i] != (*view->strides)[i])
-      return false;
-  }
-  return true;
-}
-
 class Defunctionalizer {
 public:
+  /// `nested`: a subgraph's, whose inputs belong to its caller and may be one tensor passed
+  /// twice.
   Defunctionalizer(Graph& graph, const DefunctionalizationOptions& options,
-                   const SchemaRegistry& schemas, const SubgraphTable* subgraphs,
+                   const SchemaRegistry& schemas, const SubgraphTable* subgraphs, bool nested,
                    DefunctionalizationResult& result)
       : graph_(graph), schemas_(schemas),
         effects_(graph, schemas, EffectAnalysis::countReferences(graph), subgraphs),
         alias_(graph, effects_, options.donated),
         layouts_(graph, effects_, detail::passLayoutOptions(options.layout)), result_(result),
-        collectRemarks_(options.collectRemarks) {
+        nested_(nested) {
     link_.resize(alias_.numStorages());
     std::iota(link_.begin(), link_.end(), StorageId(0));
   }
@@ -277,10 +135,15 @@ private:
     from = find(from);
     if (into == from)
       return;
-    std::vector<StorageId> joined(members(into).begin(), members(into).end());
-    joined.insert(joined.end(), members(from).begin(), members(from).end());
+    // The larger list takes in the smaller: a chain of n rewrites moves O(n log n) ids.
+    if (members(into).size() < members(from).size())
+      std::swap(into, from);
+    std::vector<StorageId> moved(members(from).begin(), members(from).end());
     members_.erase(from);
-    members_[into] = std::move(joined);
+    std::vector<StorageId>& joined = members_[into];
+    if (joined.empty())
+      joined.push_back(into);
+    joined.insert(joined.end(), moved.begin(), moved.end());
     link_[from] = into;
   }
   Merged merged(StorageId root) const {
@@ -314,6 +177,8 @@ private:
   /// the view its copy is of, into the one base they all view; else empty.
   std::vector<Node*> writtenBackChain(const FunctionalCall& call) const;
   bool decide(const FunctionalCall& call, std::span<Node* const> chain);
+  /// (v2) Why a view the call rebuilds with as_strided may reach outside its base, or empty.
+  [[nodiscard]] std::string viewOutsideBase(const FunctionalCall& call) const;
   Verdict check(const FunctionalCall& call, const FunctionalCall::Copy& copy,
                 std::span<Node* const> chain);
   void remark(const FunctionalCall& call, const FunctionalCall::Copy& copy, const Verdict& verdict);
@@ -324,7 +189,7 @@ private:
   const AliasAnalysis alias_;
   const LayoutAnalysis layouts_;
   DefunctionalizationResult& result_;
-  bool collectRemarks_;
+  bool nested_;
   std::vector<StorageId> link_; ///< union-find over storages merged by rewrites
   /// The members of each merged storage, by root (a storage no rewrite merged is its own).
   std::unordered_map<StorageId, std::vector<StorageId>> members_;
@@ -366,7 +231,7 @@ std::vector<Node*> Defunctionalizer::writtenBackChain(const FunctionalCall& call
       return !copy.results.empty() && copy.results[0] == element;
     });
     if (copy == call.copies.end() || alias_.storageOf(copy->value) != alias_.storageOf(base) ||
-        !isScatteredRegion(step, layouts_.layout(base), layouts_.layout(copy->value)))
+        !detail::isScatteredRegion(step, layouts_.layout(base), layouts_.layout(copy->value)))
       return {};
   }
   return chain;
@@ -390,6 +255,13 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
     if (StorageId id = storage(element); id != AliasAnalysis::kNoStorage)
       results.push_back(id);
   Merged sourceState = merged(source);
+  // A kernel writes memory: through a view with the negative or conjugate bit it would write
+  // the bits' inverse of what the copy (which resolves them) holds.
+  if (const Layout* layout = layouts_.layout(copy.value);
+      layout && (layout->neg != ViewBit::Clear || layout->conj != ViewBit::Clear))
+    return std::pair(Reason::NotRewritable,
+                     name + " may have its negative or conjugate bit set: written in place it "
+                            "would not hold what its copy holds");
 
   // Unknown effects.
   for (StorageId id : results)
@@ -416,7 +288,9 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
   });
   const Node* written = chain.empty() ? copy.value : chain.front()->args()[0].node();
   auto writeBack = [&](const Event& event) { return isWriteBack(event, written, elements); };
-  bool writtenBack = !after.empty() && writeBack(after.front());
+  // A subgraph's inputs may be one tensor passed twice: a write-back proves nothing there.
+  bool writtenBack =
+      !after.empty() && writeBack(after.front()) && !(nested_ && sourceState.graphInput);
   if (sourceState.observedByCaller() && !writtenBack)
     return std::pair(Reason::InputMutation,
                      name +
@@ -424,12 +298,23 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
                                                  : " is module state the caller sees") +
                          (after.empty() ? std::string() : "; " + eventText(after.front())));
 
+  // The tensor object itself is the caller's: a layout change of the value or its copy after
+  // the call (set_, resize_, t_) would reach it.
+  if (sourceState.graphInput || sourceState.attribute)
+    for (const LayoutChange& change : effects_.layoutChanges()) {
+      StorageId changed = change.op->order() > position ? storage(change.value) : source + 1;
+      if (changed == source || std::find(results.begin(), results.end(), changed) != results.end())
+        return std::pair(Reason::InputMutation, describe(change.op) + " changes the layout of " +
+                                                    std::string(change.value->name()) +
+                                                    " in place, which would be " + name);
+    }
+
   // Written in place, the tensor would change under the op's other arguments.
   for (const auto& [argument, operand] : call.operands) {
     if ((argument == copy.name && operand == copy.value) || storage(operand) != source)
       continue;
     if (operand == copy.value ||
-        !provablyDisjoint(layouts_.layout(copy.value), layouts_.layout(operand)))
+        !detail::provablyDisjoint(layouts_.layout(copy.value), layouts_.layout(operand)))
       return std::pair(
           Reason::ArgumentOverlap,
           "the call also passes " + std::string(operand->name()) + " as '" + argument +
@@ -460,7 +345,7 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
       return std::pair(Reason::OutputAlias,
                        "its copy is returned and would alias " +
                            std::string(sourceState.graphInput ? "graph input " : "module state ") +
-                           name);
+                           std::string(alias_.info(source).root->name()));
     if (sourceState.returned)
       return std::pair(Reason::OutputAlias,
                        name + " and its copy are both returned and would share storage");
@@ -470,25 +355,12 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
 
 void Defunctionalizer::remark(const FunctionalCall& call, const FunctionalCall::Copy& copy,
                               const Verdict& verdict) {
-  std::optional<uint64_t> bytes =
-      copy.value ? copyBytes(copy.value, layouts_) : std::optional<uint64_t>();
-  ++result_.stats.copies;
-  if (verdict) {
-    ++result_.stats.kept[static_cast<size_t>(verdict->first)];
-  } else {
-    ++result_.stats.avoided;
-    if (bytes)
-      result_.stats.bytesAvoided += *bytes;
-    else
-      ++result_.stats.avoidedSymbolic;
-  }
-  if (!collectRemarks_)
-    return;
   Remark remark;
   remark.node = std::string(call.node->name());
   remark.line = call.node->line();
   remark.copy = copy.name;
-  remark.bytes = bytes;
+  remark.bytes =
+      copy.value ? detail::copyBytes(layouts_.layout(copy.value)) : std::optional<uint64_t>();
   remark.decision = verdict ? Remark::Decision::Kept : Remark::Decision::Removed;
   if (verdict) {
     remark.reason = std::string(reasonCode(verdict->first));
@@ -501,8 +373,40 @@ void Defunctionalizer::remark(const FunctionalCall& call, const FunctionalCall::
   result_.remarks.push_back(std::move(remark));
 }
 
+std::string Defunctionalizer::viewOutsideBase(const FunctionalCall& call) const {
+  if (call.kind != FunctionalCall::Kind::V2)
+    return {};
+  // as_strided's offset counts from the storage's start: the view may reach elements of the
+  // storage that are not its base's, which the copy (of the base's extent) never showed.
+  for (const KwArg& kwarg : call.node->kwargs()) {
+    if (!kwarg.name.ends_with("_storage_offset"))
+      continue;
+    std::string prefix(kwarg.name.substr(0, kwarg.name.size() - sizeof("_storage_offset") + 1));
+    const Arg* index = call.node->kwarg(prefix + "_base_index");
+    const Arg* size = call.node->kwarg(prefix + "_size");
+    const Arg* stride = call.node->kwarg(prefix + "_stride");
+    if (!index || index->kind != ArgKind::Int || !size || !stride)
+      continue; // viewReplay says so
+    auto constants = [](const Arg& list) {
+      std::vector<SymExpr> values;
+      for (const Arg& element : list.children())
+        if (element.kind == ArgKind::Int)
+          values.push_back(SymExpr::constant(element.integer));
+      return values.size() == list.children().size() ? values : std::vector<SymExpr>{SymExpr()};
+    };
+    std::vector<SymExpr> sizes = constants(*size), strides = constants(*stride);
+    const Node* base = call.copies[size_t(index->integer)].value;
+    if (kwarg.value.kind != ArgKind::Int || sizes.size() != size->children().size() ||
+        strides.size() != stride->children().size() ||
+        !detail::withinBase(layouts_.layout(base), sizes, strides,
+                            SymExpr::constant(kwarg.value.integer)))
+      return prefix + "'s as_strided view is not provably within its base " +
+             std::string(base->name());
+  }
+  return {};
+}
+
 bool Defunctionalizer::decide(const FunctionalCall& call, std::span<Node* const> chain) {
-  ++result_.stats.calls;
   std::vector<const FunctionalCall::Copy*> copies;
   for (const FunctionalCall::Copy& copy : call.copies)
     if (copy.value && !copy.inPlace)
@@ -516,14 +420,35 @@ bool Defunctionalizer::decide(const FunctionalCall& call, std::span<Node* const>
   }
   if (copies.empty())
     return false; // nothing is copied: the call is as good as the mutating one
+  std::string outside =
+      call.notRewritable.empty() && call.viewReplay.empty() ? viewOutsideBase(call) : std::string();
   std::vector<Verdict> verdicts;
+  // Copies of one storage whose elements are returned: written in place, those outputs would
+  // share it.
+  std::vector<StorageId> returnedSources;
   for (const FunctionalCall::Copy* copy : copies) {
     if (!call.notRewritable.empty())
       verdicts.emplace_back(std::pair(CopyKeepReason::NotRewritable, call.notRewritable));
-    else if (!call.viewReplay.empty())
-      verdicts.emplace_back(std::pair(CopyKeepReason::ViewReplay, call.viewReplay));
+    else if (!call.viewReplay.empty() || !outside.empty())
+      verdicts.emplace_back(std::pair(CopyKeepReason::ViewReplay,
+                                      call.viewReplay.empty() ? outside : call.viewReplay));
     else
       verdicts.push_back(check(call, *copy, chain));
+    if (verdicts.back() || !chain.empty())
+      continue;
+    StorageId source = storage(copy->value);
+    bool returned = std::any_of(copy->results.begin(), copy->results.end(), [&](const Node* e) {
+      StorageId id = storage(e);
+      return id != AliasAnalysis::kNoStorage && merged(id).returned;
+    });
+    if (!returned)
+      continue;
+    if (std::find(returnedSources.begin(), returnedSources.end(), source) != returnedSources.end())
+      verdicts.back() =
+          std::pair(CopyKeepReason::OutputAlias,
+                    "its copy and another copy of the call on the storage of " +
+                        std::string(copy->value->name()) + " are returned and would share it");
+    returnedSources.push_back(source);
   }
   auto blocking = std::find_if(verdicts.begin(), verdicts.end(),
                                [](const Verdict& verdict) { return verdict.has_value(); });
@@ -548,7 +473,6 @@ bool Defunctionalizer::decide(const FunctionalCall& call, std::span<Node* const>
         end != AliasAnalysis::kNoStorage)
       merge(source, end);
   }
-  ++result_.stats.rewritten;
   return true;
 }
 
@@ -562,32 +486,80 @@ bool hasFunctionalCalls(const Graph& graph) {
 
 } // namespace
 
-DefunctionalizationResult defunctionalize(Graph& graph, const DefunctionalizationOptions& options) {
-  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
-  DefunctionalizationResult result;
-  if (hasFunctionalCalls(graph))
-    Defunctionalizer(graph, options, schemas, nullptr, result).run();
-  return result;
+namespace {
+
+/// Rounds of the pass on one graph: a call kept because a later call's result is written back
+/// to its input is freed once that later call is rewritten, and a round after decides it again.
+constexpr int kMaxRounds = 8;
+
+DefunctionalizationResult runRounds(Graph& graph, const DefunctionalizationOptions& options,
+                                    const SchemaRegistry& schemas, const SubgraphTable* subgraphs,
+                                    bool nested) {
+  DefunctionalizationResult total;
+  if (!hasFunctionalCalls(graph))
+    return total;
+  // Remarks in the order of the calls in the graph as given.
+  std::unordered_map<std::string_view, size_t> position;
+  for (const Node* node : graph)
+    if (node->isCall() && isFunctionalHigherOrder(*node->target()))
+      position.emplace(node->name(), position.size());
+  std::vector<Remark> remarks;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    DefunctionalizationResult pass;
+    Defunctionalizer(graph, options, schemas, subgraphs, nested, pass).run();
+    // Removed copies are final; kept ones are decided again in the next round.
+    std::erase_if(remarks, [](const Remark& r) { return r.decision == Remark::Decision::Kept; });
+    std::move(pass.remarks.begin(), pass.remarks.end(), std::back_inserter(remarks));
+    std::move(pass.rewritten.begin(), pass.rewritten.end(), std::back_inserter(total.rewritten));
+    total.changed = total.changed || pass.changed;
+    bool anyKept = std::any_of(remarks.begin(), remarks.end(), [](const Remark& r) {
+      return r.decision == Remark::Decision::Kept;
+    });
+    if (!pass.changed || !anyKept)
+      break;
+  }
+  std::stable_sort(remarks.begin(), remarks.end(), [&](const Remark& a, const Remark& b) {
+    return position.at(a.node) < position.at(b.node);
+  });
+  DefunctionalizationStats& stats = total.stats;
+  stats.calls = position.size();
+  stats.rewritten = total.rewritten.size();
+  for (const Remark& remark : remarks) {
+    ++stats.copies;
+    if (remark.decision == Remark::Decision::Kept) {
+      for (size_t i = 0; i < kNumCopyKeepReasons; ++i)
+        if (reasonCode(static_cast<CopyKeepReason>(i)) == *remark.reason)
+          ++stats.kept[i];
+      continue;
+    }
+    ++stats.avoided;
+    if (remark.bytes)
+      stats.bytesAvoided += *remark.bytes;
+    else
+      ++stats.avoidedSymbolic;
+  }
+  if (options.collectRemarks)
+    total.remarks = std::move(remarks);
+  return total;
 }
 
-DefunctionalizationResult defunctionalize(GraphModule& module,
-                                          const DefunctionalizationOptions& options) {
+DefunctionalizationResult runOnModule(GraphModule& module,
+                                      const DefunctionalizationOptions& options, bool nested) {
   const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
   DefunctionalizationResult total;
-  if (!hasFunctionalCalls(module.graph)) {
-    // Nothing to decide here; the subgraphs below may have calls.
-  } else if (!module.children.empty()) {
-    SubgraphTable subgraphs(module, schemas);
-    Defunctionalizer(module.graph, options, schemas, &subgraphs, total).run();
+  if (module.children.empty() || !hasFunctionalCalls(module.graph)) {
+    total = runRounds(module.graph, options, schemas, nullptr, nested);
   } else {
-    Defunctionalizer(module.graph, options, schemas, nullptr, total).run();
+    // The bodies are summarised as given: their own rewrites never write their inputs anew.
+    SubgraphTable subgraphs(module, schemas);
+    total = runRounds(module.graph, options, schemas, &subgraphs, nested);
   }
   if (!options.includeSubgraphs)
     return total;
-  DefunctionalizationOptions nested = options;
-  nested.donated.clear(); // a subgraph's inputs belong to its caller
+  DefunctionalizationOptions inner = options;
+  inner.donated.clear(); // a subgraph's inputs belong to its caller
   for (auto& child : module.children) {
-    DefunctionalizationResult result = defunctionalize(*child, nested);
+    DefunctionalizationResult result = runOnModule(*child, inner, true);
     total.changed = total.changed || result.changed;
     total.stats += result.stats;
     std::move(result.remarks.begin(), result.remarks.end(), std::back_inserter(total.remarks));
@@ -595,6 +567,18 @@ DefunctionalizationResult defunctionalize(GraphModule& module,
               std::back_inserter(total.rewritten));
   }
   return total;
+}
+
+} // namespace
+
+DefunctionalizationResult defunctionalize(Graph& graph, const DefunctionalizationOptions& options) {
+  const SchemaRegistry& schemas = options.schemas ? *options.schemas : SchemaRegistry::builtin();
+  return runRounds(graph, options, schemas, nullptr, false);
+}
+
+DefunctionalizationResult defunctionalize(GraphModule& module,
+                                          const DefunctionalizationOptions& options) {
+  return runOnModule(module, options, false);
 }
 
 DefunctionalizationOptions defunctionalizationOptions(const CloneEliminationOptions& options) {

@@ -112,6 +112,8 @@ void parseOpCall(FunctionalCall& call) {
         const Arg* length = node->kwarg(prefix + "_length");
         if (!length)
           problem = "no " + prefix + "_length";
+        else if (length->kind == ArgKind::Int && length->integer < 0)
+          problem = prefix + "_length is negative";
         else if (length->kind == ArgKind::Int)
           for (int64_t k = 0; k < length->integer && problem.empty(); ++k)
             problem = viewReplayProblem(node, prefix + "_" + std::to_string(k), call.copies.size());
@@ -160,15 +162,24 @@ void parseTritonCall(FunctionalCall& call) {
     return;
   }
   std::span<const Arg> entries = kwargs->children();
+  // A key given twice means its last value, as in Python.
   auto valueOf = [&](std::string_view key) -> const Arg* {
+    const Arg* value = nullptr;
     for (size_t i = 0; i + 1 < entries.size(); i += 2)
       if (unquoted(entries[i]) == key)
-        return &entries[i + 1];
-    return nullptr;
+        value = &entries[i + 1];
+    return value;
   };
+  for (size_t i = 0; i + 1 < entries.size(); i += 2)
+    for (size_t j = 0; j < i; j += 2)
+      if (unquoted(entries[i]).empty() || unquoted(entries[i]) == unquoted(entries[j]))
+        call.notRewritable = "kwargs has a key that is not a plain name, or one key twice";
   for (const Arg& quoted : toClone->children()) {
     FunctionalCall::Copy copy;
     copy.key = unquoted(quoted);
+    if (std::any_of(call.copies.begin(), call.copies.end(),
+                    [&](const FunctionalCall::Copy& other) { return other.key == copy.key; }))
+      continue; // named twice: still one copy
     copy.name = std::string(copy.key);
     const Arg* value = copy.key.empty() ? nullptr : valueOf(copy.key);
     if (!value || !value->isNode())
@@ -192,7 +203,12 @@ void collectUses(FunctionalCall& call) {
       call.notRewritable = std::string(user->name()) + " uses the call other than by getitem";
       continue;
     }
-    const Arg& index = user->args()[1];
+    Arg index = user->args()[1];
+    // A tuple index from the end, as Python takes it: the tuple holds op's results, then one
+    // element per copy.
+    int64_t length = static_cast<int64_t>(call.results + call.copies.size());
+    if (index.kind == ArgKind::Int && index.integer < 0 && index.integer >= -length)
+      index.integer += length;
     FunctionalCall::Copy* copy = nullptr;
     for (FunctionalCall::Copy& candidate : call.copies)
       if (call.kind == FunctionalCall::Kind::Triton
