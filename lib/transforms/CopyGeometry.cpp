@@ -134,6 +134,40 @@ bool withinBase(const Layout* base, std::span<const SymExpr> sizes,
 
 namespace {
 
+/// The byte range [first, end) of a non-overlapping, dense layout with static sizes.
+std::optional<std::pair<int64_t, int64_t>> denseBytes(const Layout* layout) {
+  std::optional<Extent> extent = extentOf(layout);
+  if (!extent || extent->empty || !extent->sizesStatic())
+    return std::nullopt;
+  std::vector<std::pair<int64_t, int64_t>> dims;
+  for (auto [size, stride] : extent->dims)
+    dims.emplace_back(stride, *size);
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (auto [stride, size] : dims) {
+    if (stride != expected)
+      return std::nullopt;
+    expected *= size;
+  }
+  int64_t item = elementSize(layout->dtype);
+  return std::pair(extent->offset * item, (extent->offset + expected) * item);
+}
+
+} // namespace
+
+bool sameBytes(const Layout* a, const Layout* b) {
+  std::optional<std::pair<int64_t, int64_t>> x = denseBytes(a), y = denseBytes(b);
+  return x && y && *x == *y;
+}
+
+bool sameView(const Layout* a, const Layout* b) {
+  std::optional<Extent> x = extentOf(a), y = extentOf(b);
+  return x && y && a->dtype == b->dtype && x->offset == y->offset && x->dims == y->dims &&
+         x->empty == y->empty;
+}
+
+namespace {
+
 /// An integer argument of a call by position or name: its value, `fallback` when absent or
 /// None, nullopt when it is not a literal.
 std::optional<int64_t> literalArgument(const Node* node, size_t index, std::string_view name,

@@ -23,6 +23,14 @@ namespace declone::detail {
 [[nodiscard]] bool withinBase(const Layout* base, std::span<const SymExpr> sizes,
                               std::span<const SymExpr> strides, SymExpr offset);
 
+/// Whether two layouts cover the same bytes of their storage, each without gaps or overlap
+/// (a tensor and its view as another dtype of the same size in bytes).
+[[nodiscard]] bool sameBytes(const Layout* a, const Layout* b);
+
+/// Whether two layouts are the same view: dtype, sizes, strides (where a dimension has more
+/// than one element) and offset, all static.
+[[nodiscard]] bool sameView(const Layout* a, const Layout* b);
+
 /// Whether `view` is exactly the elements `slice_scatter(base, _, dim, start, end, step)` (the
 /// call `step`) writes back: the slice of `base` it describes, by static layouts.
 [[nodiscard]] bool isScatteredRegion(const Node* step, const Layout* base, const Layout* view);

@@ -177,6 +177,7 @@ private:
   /// the view its copy is of, into the one base they all view; else empty.
   std::vector<Node*> writtenBackChain(const FunctionalCall& call) const;
   bool decide(const FunctionalCall& call, std::span<Node* const> chain);
+  bool isWriteBack(const Event& event, const Node* value, std::span<const Node* const> elements);
   /// (v2) Why a view the call rebuilds with as_strided may reach outside its base, or empty.
   [[nodiscard]] std::string viewOutsideBase(const FunctionalCall& call) const;
   Verdict check(const FunctionalCall& call, const FunctionalCall::Copy& copy,
@@ -210,14 +211,27 @@ std::string eventText(const Event& event) {
 
 /// AOTAutograd's write-back of a mutated input: `copy_(value, element)` with an element of the
 /// copy of `value` (or the end of its scatter-back chain), which the rewrite turns into a copy
-/// of the value onto itself.
-bool isWriteBack(const Event& event, const Node* value, std::span<const Node* const> elements) {
+/// of the value onto itself; also through views (a KV cache written as bytes and copied back
+/// as floats): the destination covers the bytes the op writes, and the source, a view of the
+/// copy, is the destination's view of it.
+bool Defunctionalizer::isWriteBack(const Event& event, const Node* value,
+                                   std::span<const Node* const> elements) {
   const Node* node = event.node;
   if (event.kind != Event::Kind::Write || !node->isCall() ||
       !node->target()->isOp("aten", "copy_") || node->args().size() < 2 ||
-      !node->args()[0].isNode() || node->args()[0].node() != value || !node->args()[1].isNode())
+      !node->args()[0].isNode() || !node->args()[1].isNode())
     return false;
-  return std::find(elements.begin(), elements.end(), node->args()[1].node()) != elements.end();
+  const Node* destination = node->args()[0].node();
+  const Node* source = node->args()[1].node();
+  if (destination == value && std::find(elements.begin(), elements.end(), source) != elements.end())
+    return true;
+  StorageId copied = storage(source);
+  bool ofTheCopy = std::any_of(elements.begin(), elements.end(),
+                               [&](const Node* element) { return storage(element) == copied; });
+  return ofTheCopy && storage(destination) == storage(value) &&
+         (destination == value ||
+          detail::sameBytes(layouts_.layout(destination), layouts_.layout(value))) &&
+         detail::sameView(layouts_.layout(destination), layouts_.layout(source));
 }
 
 std::vector<Node*> Defunctionalizer::writtenBackChain(const FunctionalCall& call) const {
@@ -291,12 +305,14 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
   // A subgraph's inputs may be one tensor passed twice: a write-back proves nothing there.
   bool writtenBack =
       !after.empty() && writeBack(after.front()) && !(nested_ && sourceState.graphInput);
-  if (sourceState.observedByCaller() && !writtenBack)
+  if (sourceState.observedByCaller() && !writtenBack) {
+    std::string root(alias_.info(source).root->name());
+    std::string what = sourceState.graphInput ? "a graph input that is not donated"
+                                              : "module state the caller sees";
     return std::pair(Reason::InputMutation,
-                     name +
-                         (sourceState.graphInput ? " is a graph input that is not donated"
-                                                 : " is module state the caller sees") +
+                     (root == name ? name + " is " + what : name + " views " + root + ", " + what) +
                          (after.empty() ? std::string() : "; " + eventText(after.front())));
+  }
 
   // The tensor object itself is the caller's: a layout change of the value or its copy after
   // the call (set_, resize_, t_) would reach it.
