@@ -207,6 +207,8 @@ def _rewrite_auto_functionalized(graph, node, v2, chain=()):
             graph.erase_node(step)
     for user in users:
         index = user.args[1]
+        if index < 0:  # from the end, as Python takes it: op's results, then the copies
+            index += slots + len(copies)
         if index >= slots:
             copied = copies[index - slots]
             if copied is not None:  # else an argument passed as None: nothing uses its element

@@ -38,9 +38,8 @@ graph as clone elimination left it, so safe mode decides on the functional graph
 What vLLM's pass rewrites and declone's keeps (each kept copy has a remark saying why): calls
 whose written arguments are still read, are graph inputs the graph does not write back, or are
 passed twice (vLLM's pass writes them without checking); rotary embedding's q and k, slices of
-one matmul scattered back into it, are written in place when the sizes are static (with a
-symbolic token count the C++ pass cannot yet prove the two slices disjoint, and keeps them);
-vLLM's hand-written rewrite of the MLA RoPE's copy-and-scatter is not made.
+one matmul scattered back into it, are written in place when each scatter writes back exactly
+its slice; vLLM's hand-written rewrite of the MLA RoPE's copy-and-scatter is not made.
 """
 
 from __future__ import annotations

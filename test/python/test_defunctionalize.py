@@ -222,6 +222,44 @@ def test_op_results_and_several_written_arguments():
 
 
 @needs_functionalized
+def test_negative_getitem_index():
+    """getitem(r, -1) is the last element, as Python takes it: here the copy of x."""
+    gm = traced(_simple, (4, 3))
+    [element] = [n for n in gm.graph.nodes if n.target is operator.getitem and n.args[1] == 1]
+    element.args = (element.args[0], -1)
+    recompile(gm)
+    remarks, differences = defunctionalized(gm)
+    assert decisions(remarks) == [("auto_functionalized", "x", "removed", None)]
+    assert differences == []
+
+
+@needs_functionalized
+def test_scatter_back_with_a_symbolic_token_count():
+    """Rotary embedding's pattern (q and k, column slices of one matmul, written and scattered
+    back), traced with a symbolic number of rows, as vLLM compiles: the op writes the matmul in
+    place and the scatters become it."""
+    def f(x, w):
+        qkv = x @ w
+        q, k, _ = torch.ops.aten.split_with_sizes.default(qkv, [4, 4, 4], -1)
+        r = auto_functionalized(OPS.two_out.default, out=q, other=k, x=x[:, :4])
+        qkv = torch.ops.aten.slice_scatter.default(qkv, r[2], 1, 0, 4)
+        qkv = torch.ops.aten.slice_scatter.default(qkv, r[3], 1, 4, 8)
+        return qkv * 2
+
+    gm = trace(f, torch.randn(5, 12), torch.randn(12, 12), tracing_mode="symbolic")
+    assert any(isinstance(n.meta.get("val"), torch.Tensor) and
+               not isinstance(n.meta["val"].shape[0], int) for n in gm.graph.nodes)
+    before = copy.deepcopy(gm)
+    remarks = declone.fx.defunctionalize(gm)
+    assert [(r.copy, r.decision) for r in remarks] == [("out", "removed"), ("other", "removed")]
+    assert all(r.bytes is None for r in remarks)  # the sizes are symbolic
+    recompile(gm)
+    assert torch.ops.aten.slice_scatter.default not in targets(gm)
+    inputs = [torch.randn(7, 12), torch.randn(12, 12)]
+    assert compare_runs(run(before, inputs), run(gm, inputs)) == []
+
+
+@needs_functionalized
 def test_written_list_is_not_rewritable_in_v1():
     def f(a):
         b, c = a * 2, a * 3
