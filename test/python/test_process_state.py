@@ -126,6 +126,13 @@ SCRIPT = textwrap.dedent(r'''
     for gm in traced():
         cloning(gm.graph)
     cloning.uuid()
+    if hasattr(declone.fx, "defunctionalize"):
+        both = declone.fx.CloneEliminationPass(defunctionalize=True)
+        for gm in traced():
+            declone.fx.defunctionalize(gm)
+            both(gm.graph)
+        both.uuid()
+        used.append("defunctionalize")
     declone.fx.schemas_of([torch.ops.aten.add_.Tensor, "aten::clone"])
     declone.vllm.mode_from_environment()
     used += ["dumps", "Remark", "CloneEliminationPass", "schemas_of", "declone.vllm"]
