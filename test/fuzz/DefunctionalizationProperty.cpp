@@ -11,6 +11,8 @@
 //     rewritten calls gone from the graph.
 // Any failure is the pass's (or this test's) bug: exit status 1.
 #include "DefunctionalizationProperty.h"
+
+#include "Minimize.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 #include "declone/runtime/Executor.h"
@@ -168,7 +170,8 @@ Result<OrderRun> runOrder(const Graph& original, std::string_view text, Order or
   for (const std::string* text : {&run.rewritten, &defunctionalized}) {
     auto reparsed = readGraphFile(*text);
     if (!reparsed.ok())
-      return fail("roundtrip", "the rewrite does not parse: " + reparsed.error().format("<rewrite>"));
+      return fail("roundtrip",
+                  "the rewrite does not parse: " + reparsed.error().format("<rewrite>"));
     std::string reprinted = writeGraphFile(**reparsed);
     if (reprinted != *text)
       return fail("roundtrip", "the rewrite prints differently once re-parsed:\n" + reprinted);
@@ -179,10 +182,10 @@ Result<OrderRun> runOrder(const Graph& original, std::string_view text, Order or
   std::string twice = writeGraphFile(**reparsed);
   size_t left = run.defunctionalized.stats.calls - run.defunctionalized.stats.rewritten;
   if (again.changed || !again.rewritten.empty() || twice != defunctionalized)
-    return fail("idempotence", "a second run rewrites " + std::to_string(again.rewritten.size()) +
-                                   " more calls" +
-                                   (again.rewritten.empty() ? "" : " ('" + again.rewritten[0] + "')") +
-                                   (twice != run.rewritten ? "; the graph changed" : ""));
+    return fail("idempotence",
+                "a second run rewrites " + std::to_string(again.rewritten.size()) + " more calls" +
+                    (again.rewritten.empty() ? "" : " ('" + again.rewritten[0] + "')") +
+                    (twice != run.rewritten ? "; the graph changed" : ""));
   if (again.stats.calls != left)
     return fail("idempotence", "a second run sees " + std::to_string(again.stats.calls) +
                                    " calls, the first left " + std::to_string(left));
@@ -249,40 +252,8 @@ struct Failure {
   std::vector<bool> donated;
 };
 
-/// The text with element `drop` of its one-line `return (...)` left out; empty if it has one
-/// element or fewer. `elements` is set to how many it has.
-std::string dropReturnElement(const std::string& text, size_t drop, size_t& elements) {
-  size_t at = text.rfind("return (");
-  if (at == std::string::npos)
-    return {};
-  size_t open = at + 8, close = text.find(')', open);
-  std::string inside = text.substr(open, close - open);
-  std::vector<std::string> names;
-  for (size_t start = 0; start < inside.size();) {
-    size_t comma = inside.find(',', start);
-    if (comma == std::string::npos)
-      comma = inside.size();
-    std::string name = inside.substr(start, comma - start);
-    name.erase(0, name.find_first_not_of(' '));
-    if (!name.empty())
-      names.push_back(name);
-    start = comma + 1;
-  }
-  elements = names.size();
-  if (names.size() < 2 || drop >= names.size())
-    return {};
-  names.erase(names.begin() + static_cast<ptrdiff_t>(drop));
-  std::string list;
-  for (const std::string& name : names)
-    list += (list.empty() ? "" : ", ") + name;
-  if (names.size() == 1)
-    list += ",";
-  auto file = readGraphFile(text.substr(0, open) + list + text.substr(close));
-  return file.ok() ? writeGraphFile(**file) : std::string();
-}
-
-/// Greedy reduction: returned values, then unused nodes (placeholders with their donation), are
-/// dropped while the same order still fails with the same kind.
+/// Returned values, then unused nodes, are dropped while the same order still fails with the
+/// same kind.
 Failure minimize(Failure failure, unsigned trials, const volatile std::sig_atomic_t& interrupted) {
   auto stillFails = [&](const std::string& text, const std::vector<bool>& donated) {
     auto evaluation = evaluate(text, donated, failure.seed, trials);
@@ -292,50 +263,7 @@ Failure minimize(Failure failure, unsigned trials, const volatile std::sig_atomi
     failure.nodes = evaluation->nodes;
     return true;
   };
-  for (bool progress = true; progress && !interrupted;) {
-    progress = false;
-    size_t elements = 0;
-    (void)dropReturnElement(failure.text, 0, elements);
-    for (size_t i = elements; i-- > 0 && !progress;) {
-      size_t ignored = 0;
-      std::string candidate = dropReturnElement(failure.text, i, ignored);
-      if (!candidate.empty() && stillFails(candidate, failure.donated)) {
-        failure.text = candidate;
-        progress = true;
-      }
-    }
-    if (progress)
-      continue;
-    auto file = readGraphFile(failure.text);
-    if (!file.ok())
-      break;
-    std::vector<std::string> unused;
-    for (Node* node : (*file)->modules.front()->graph)
-      if (!node->isOutput() && !node->hasUses())
-        unused.emplace_back(node->name());
-    for (size_t i = unused.size(); i-- > 0 && !progress && !interrupted;) {
-      auto copy = readGraphFile(failure.text);
-      Graph& graph = (*copy)->modules.front()->graph;
-      std::vector<Node*> placeholders = graph.placeholders();
-      std::vector<bool> donated = failure.donated;
-      for (Node* node : graph) {
-        if (node->name() != unused[i])
-          continue;
-        auto index = std::find(placeholders.begin(), placeholders.end(), node);
-        if (index != placeholders.end() &&
-            static_cast<size_t>(index - placeholders.begin()) < donated.size())
-          donated.erase(donated.begin() + (index - placeholders.begin()));
-        graph.erase(node);
-        break;
-      }
-      std::string candidate = writeGraphFile(**copy);
-      if (stillFails(candidate, donated)) {
-        failure.text = candidate;
-        failure.donated = donated;
-        progress = true;
-      }
-    }
-  }
+  minimizeGraph(failure.text, failure.donated, stillFails, interrupted);
   return failure;
 }
 
@@ -365,20 +293,19 @@ std::string failureDetails(const Failure& failure, unsigned trials) {
 void writeFailure(const std::string& dir, const Failure& failure, unsigned trials) {
   std::string header = "# defunctionalization " + std::string(kOrderNames[failure.order]) + " " +
                        failure.kind + ": found by declone_property_test --defunctionalize, seed " +
-                       std::to_string(failure.seed) + " (" +
-                       std::to_string(failure.originalNodes) + " nodes before minimising, " +
-                       std::to_string(failure.nodes) + " after).\n";
+                       std::to_string(failure.seed) + " (" + std::to_string(failure.originalNodes) +
+                       " nodes before minimising, " + std::to_string(failure.nodes) + " after).\n";
   header += "# Donated placeholders: " + donatedText(failure.donated) + ".\n";
   std::string problem = failure.problem;
   std::replace(problem.begin(), problem.end(), '\n', ' ');
   header += "# " + problem + "\n";
   std::filesystem::create_directories(dir);
-  std::string path = dir + "/defunc-" + kOrderNames[failure.order] + "-" + failure.kind +
-                     "-seed-" + std::to_string(failure.seed) + ".fx";
+  std::string path = dir + "/defunc-" + kOrderNames[failure.order] + "-" + failure.kind + "-seed-" +
+                     std::to_string(failure.seed) + ".fx";
   // The graph first, then again with the remarks and the rewrite, which run it once more.
   std::ofstream(path, std::ios::binary) << header << failure.text;
-  std::ofstream(path, std::ios::binary) << header << failureDetails(failure, trials)
-                                        << failure.text;
+  std::ofstream(path, std::ios::binary)
+      << header << failureDetails(failure, trials) << failure.text;
   std::printf("wrote %s (%zu nodes, seed %llu)\n", path.c_str(), failure.nodes,
               static_cast<unsigned long long>(failure.seed));
 }
@@ -415,7 +342,8 @@ void printSummary(const Totals& totals, double seconds) {
   row("bytes avoided (static sizes)", [&](size_t o) { return totals.stats[o].bytesAvoided; });
   row("copies avoided of symbolic size", [&](size_t o) { return totals.stats[o].avoidedSymbolic; });
   std::printf("%-44s %10zu\n", "clones seen", totals.clones);
-  row("clones removed by safe clone elimination", [&](size_t o) { return totals.clonesRemoved[o]; });
+  row("clones removed by safe clone elimination",
+      [&](size_t o) { return totals.clonesRemoved[o]; });
   std::printf("%-44s %10zu\n", "failures", totals.failures);
   for (const auto& [kind, count] : totals.failuresByKind)
     std::printf("  %-42s %10zu\n", kind.c_str(), count);
@@ -424,7 +352,7 @@ void printSummary(const Totals& totals, double seconds) {
 
 } // namespace
 
-int runDefunctionalizationProperty(const DefunctionalizationRun& config,
+int runDefunctionalizationProperty(const PropertyRun& config,
                                    const volatile std::sig_atomic_t& interrupted) {
   Totals totals;
   auto start = std::chrono::steady_clock::now();
@@ -472,8 +400,14 @@ int runDefunctionalizationProperty(const DefunctionalizationRun& config,
       std::printf("FAILURE at seed %llu (donated: %s), %s: %s\n",
                   static_cast<unsigned long long>(seed), donatedText(donated).c_str(), key.c_str(),
                   run.problem.c_str());
-      Failure failure{seed, static_cast<Order>(order), run.kind, run.problem, evaluation->nodes,
-                      evaluation->nodes, *text, donated};
+      Failure failure{seed,
+                      static_cast<Order>(order),
+                      run.kind,
+                      run.problem,
+                      evaluation->nodes,
+                      evaluation->nodes,
+                      *text,
+                      donated};
       if (totals.failures == 1)
         std::printf("--- graph\n%s--- rewrite\n%s---\n%s", text->c_str(), run.rewritten.c_str(),
                     failureDetails(failure, config.trials).c_str());

@@ -12,21 +12,23 @@
 
 namespace declone::fuzz {
 
-struct DefunctionalizationRun {
+/// The options both properties take (the clone-elimination one adds its own to these).
+struct PropertyRun {
   uint64_t first = 1;
   uint64_t count = 300;
   bool unlimited = false;
-  /// Where each failure is written, minimised (with --keep-going every one, else the first).
+  /// Where failures are written, minimised.
   std::string keepDir;
   bool minimize = true;
   unsigned trials = 2;
-  bool keepGoing = false;
+  bool keepGoing = false; ///< count failures instead of stopping at the first
   RandomGraphOptions graph;
 };
 
 /// Runs the property over the seeds; prints failures as they come and the counts at the end.
 /// Returns the exit status: 0 when every rewrite held, 1 on a failure, 2 on a generator bug.
-[[nodiscard]] int runDefunctionalizationProperty(const DefunctionalizationRun& run,
+/// Failures go to run.keepDir (with keepGoing every one, else the first).
+[[nodiscard]] int runDefunctionalizationProperty(const PropertyRun& run,
                                                  const volatile std::sig_atomic_t& interrupted);
 
 } // namespace declone::fuzz

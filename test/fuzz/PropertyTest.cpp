@@ -2,6 +2,7 @@
 // with libtorch on the same inputs and donation); vllm-mode failures are counted by the kind of
 // their first difference, and the smallest failing graph of each kind is kept and minimised.
 #include "DefunctionalizationProperty.h"
+#include "Minimize.h"
 #include "RandomGraph.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
@@ -35,17 +36,9 @@ void onInterrupt(int) {
   interrupted = 1;
 }
 
-struct Config {
-  uint64_t first = 1;
-  uint64_t count = 300;
-  bool unlimited = false;
-  std::string keepDir;
-  bool minimize = true;
-  unsigned trials = 2;
-  fuzz::RandomGraphOptions graph;
+struct Config : fuzz::PropertyRun {
   bool coverage = false;
   bool print = false;
-  bool keepGoing = false;         ///< count safe failures instead of stopping at the first
   std::vector<std::string> check; ///< --check FILE...
   bool defunctionalize = false;   ///< the defunctionalization property instead
   std::optional<unsigned> functionalWeight;
@@ -257,44 +250,11 @@ void reportSafeFailure(uint64_t seed, const std::vector<bool>& donated, std::str
   std::fflush(stdout);
 }
 
-/// The text with element `drop` of its one-line `return (...)` left out; empty if it has one.
-std::string dropReturnElement(const std::string& text, size_t drop, size_t& elements) {
-  size_t at = text.rfind("return (");
-  size_t open = at + 8, close = text.find(')', open);
-  std::string inside = text.substr(open, close - open);
-  std::vector<std::string> names;
-  for (size_t start = 0; start < inside.size();) {
-    size_t comma = inside.find(',', start);
-    if (comma == std::string::npos)
-      comma = inside.size();
-    std::string name = inside.substr(start, comma - start);
-    name.erase(0, name.find_first_not_of(' '));
-    if (!name.empty())
-      names.push_back(name);
-    start = comma + 1;
-  }
-  elements = names.size();
-  if (names.size() < 2 || drop >= names.size())
-    return {};
-  names.erase(names.begin() + static_cast<ptrdiff_t>(drop));
-  std::string list;
-  for (const std::string& name : names)
-    list += (list.empty() ? "" : ", ") + name;
-  if (names.size() == 1)
-    list += ",";
-  std::string reduced = text.substr(0, open) + list + text.substr(close);
-  // Re-print so that the free lists match the new return.
-  auto file = readGraphFile(reduced);
-  return file.ok() ? writeGraphFile(**file) : std::string();
-}
-
-/// Greedy reduction: drop returned values and unused nodes (placeholders included) while the
-/// graph still fails the same way: for a vllm failure, the vllm rewrite with a difference of the
-/// same class and the safe rewrite verifying; for a safe failure, the safe rewrite with a
-/// difference of the same class.
+/// Greedy reduction (fuzz::minimizeGraph) while the graph still fails the same way: for a vllm
+/// failure, the vllm rewrite with a difference of the same class and the safe rewrite verifying;
+/// for a safe failure, the safe rewrite with a difference of the same class.
 Failure minimize(Failure failure, bool safeMode, size_t cls, unsigned trials) {
-  auto stillFails = [&](const std::string& text, const std::vector<bool>& donated,
-                        std::string& difference, size_t& nodes) {
+  auto stillFails = [&](const std::string& text, const std::vector<bool>& donated) {
     auto evaluation = evaluate(text, donated, failure.seed, trials);
     if (!evaluation.ok())
       return false;
@@ -302,55 +262,11 @@ Failure minimize(Failure failure, bool safeMode, size_t cls, unsigned trials) {
     const std::string& found = safeMode ? outcome.safe : outcome.vllm;
     if ((!safeMode && !outcome.safe.empty()) || found.empty() || classify(found) != cls)
       return false;
-    difference = found;
-    nodes = evaluation->nodes;
+    failure.difference = found;
+    failure.nodes = evaluation->nodes;
     return true;
   };
-  for (bool progress = true; progress && !interrupted;) {
-    progress = false;
-    size_t elements = 0;
-    (void)dropReturnElement(failure.text, 0, elements);
-    for (size_t i = elements; i-- > 0 && !progress;) {
-      size_t ignored = 0;
-      std::string candidate = dropReturnElement(failure.text, i, ignored);
-      if (!candidate.empty() &&
-          stillFails(candidate, failure.donated, failure.difference, failure.nodes)) {
-        failure.text = candidate;
-        progress = true;
-      }
-    }
-    if (progress)
-      continue;
-    auto file = readGraphFile(failure.text);
-    if (!file.ok())
-      break;
-    std::vector<std::string> unused;
-    for (Node* node : (*file)->modules.front()->graph)
-      if (!node->isOutput() && !node->hasUses())
-        unused.emplace_back(node->name());
-    for (size_t i = unused.size(); i-- > 0 && !progress;) {
-      auto copy = readGraphFile(failure.text);
-      Graph& graph = (*copy)->modules.front()->graph;
-      std::vector<Node*> placeholders = graph.placeholders();
-      std::vector<bool> donated = failure.donated;
-      for (Node* node : graph) {
-        if (node->name() != unused[i])
-          continue;
-        auto index = std::find(placeholders.begin(), placeholders.end(), node);
-        if (index != placeholders.end() &&
-            static_cast<size_t>(index - placeholders.begin()) < donated.size())
-          donated.erase(donated.begin() + (index - placeholders.begin()));
-        graph.erase(node);
-        break;
-      }
-      std::string candidate = writeGraphFile(**copy);
-      if (stillFails(candidate, donated, failure.difference, failure.nodes)) {
-        failure.text = candidate;
-        failure.donated = donated;
-        progress = true;
-      }
-    }
-  }
+  fuzz::minimizeGraph(failure.text, failure.donated, stillFails, interrupted);
   return failure;
 }
 
@@ -634,16 +550,7 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
   if (config.defunctionalize && !config.print) {
-    fuzz::DefunctionalizationRun run;
-    run.first = config.first;
-    run.count = config.count;
-    run.unlimited = config.unlimited;
-    run.keepDir = config.keepDir;
-    run.minimize = config.minimize;
-    run.trials = config.trials;
-    run.keepGoing = config.keepGoing;
-    run.graph = config.graph;
-    return fuzz::runDefunctionalizationProperty(run, interrupted);
+    return fuzz::runDefunctionalizationProperty(config, interrupted);
   }
   Totals totals;
   auto start = std::chrono::steady_clock::now();

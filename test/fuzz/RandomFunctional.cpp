@@ -9,6 +9,7 @@
 // views by `_x_base_index` and view replay, several of them on one base, as torch 2.13 prints
 // them (write_view_information_to_args); `_only_clone_these_*` appear as reinplacing leaves them.
 #include "Generator.h"
+#include "StridedCopy.h"
 
 namespace declone::fuzz::detail {
 namespace {
@@ -209,9 +210,9 @@ void Generator::afterFunctionalCall(size_t target, std::optional<size_t> result)
   }
   case 1: {
     // Through another name of the storage (a view taken before the call), if it has one.
-    std::optional<size_t> alias = pick(
-        [&](size_t v) { return values_[v].storage == storage && !values_[v].complex; },
-        [&](size_t v) { return v == target ? 1u : 4u; });
+    std::optional<size_t> alias =
+        pick([&](size_t v) { return values_[v].storage == storage && !values_[v].complex; },
+             [&](size_t v) { return v == target ? 1u : 4u; });
     if (!alias)
       return;
     std::string name = fresh("sin");
@@ -425,8 +426,8 @@ bool Generator::genDefunctionalizationCase() {
     std::string only;
     for (size_t i = 0; i < copied.size(); ++i)
       if (copied[i])
-        only += (only.empty() ? "" : ", ") +
-                (v2 ? std::to_string(i) : "'" + written[i].param + "'");
+        only +=
+            (only.empty() ? "" : ", ") + (v2 ? std::to_string(i) : "'" + written[i].param + "'");
     rhs += std::string(v2 ? ", _only_clone_these_bases = [" : ", _only_clone_these_tensors = [") +
            only + "]";
   }
@@ -469,22 +470,9 @@ bool Generator::genDefunctionalizationCase() {
       if (!copied[j]) {
         first = addAlias(source, item);
       } else {
-        // clone_preserve_strides: a copy of the argument's storage extent, viewed as it was.
         const Value& argument = values_[source];
-        Value copy;
-        copy.name = item;
-        copy.sizes = argument.sizes;
-        copy.layout = argument.layout;
-        copy.exact = argument.exact;
-        std::optional<int64_t> extent;
-        if (argument.layout) {
-          extent = argument.layout->offset + 1;
-          for (size_t d = 0; d < argument.sizes.size(); ++d)
-            *extent += (argument.sizes[d] - 1) * argument.layout->strides[d];
-        }
-        copy.storage = newStorage(extent);
-        copy.impl = impls_++;
-        first = addValue(std::move(copy));
+        first =
+            addValue(stridedCopy(argument, item, newStorage(storageExtent(argument)), impls_++));
       }
       // What the call wrote into a graph input, for the write-back at the end.
       const Value& argument = values_[source];

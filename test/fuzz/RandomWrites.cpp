@@ -2,6 +2,7 @@
 // auto_functionalized (one and several returns), in-place metadata ops (t_, resize_, set_,
 // ...) and writes their schemas do not declare (running statistics, rrelu's noise).
 #include "Generator.h"
+#include "StridedCopy.h"
 
 namespace declone::fuzz::detail {
 
@@ -156,23 +157,9 @@ bool Generator::genAutoFunctionalized() {
     if (rng_.chance(0.25))
       index -= static_cast<int64_t>(mutated.size() + 1);
     emit(item, name + "[" + std::to_string(index) + "]");
-    // clone_preserve_strides: a copy of the argument's storage extent, viewed as it was
-    // (strides and storage offset kept, stride-0 dims too).
     const Value& argument = values_[mutated[i]];
-    Value copy;
-    copy.name = item;
-    copy.sizes = argument.sizes;
-    copy.layout = argument.layout;
-    copy.exact = argument.exact;
+    Value copy = stridedCopy(argument, item, newStorage(storageExtent(argument)), impls_++);
     copy.overlapping = argument.overlapping;
-    std::optional<int64_t> extent;
-    if (argument.layout) {
-      extent = argument.layout->offset + 1;
-      for (size_t d = 0; d < argument.sizes.size(); ++d)
-        *extent += (argument.sizes[d] - 1) * argument.layout->strides[d];
-    }
-    copy.storage = newStorage(extent);
-    copy.impl = impls_++;
     addValue(std::move(copy));
   }
   return true;

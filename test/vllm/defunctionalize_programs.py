@@ -28,6 +28,7 @@ from typing import Callable
 
 import torch
 import torch.nn.functional as F
+from test_ir_pipeline import VLLM_C_SCHEMAS, define_op  # needs vLLM, as the suite does
 
 EPS = 1e-6
 TOKENS, HIDDEN, INTER = 4, 16, 32
@@ -107,8 +108,6 @@ def define_c_ops():
     CPU kernels and fake kernels (they return nothing). Returns the Library (``_destroy()``
     removes them), or None where torch.ops._C already has them (vLLM's compiled _C: its own CPU
     kernels run then)."""
-    from test_ir_pipeline import VLLM_C_SCHEMAS
-
     if hasattr(torch.ops._C, "rms_norm"):
         return None
     library = torch.library.Library("_C", "FRAGMENT")
@@ -126,10 +125,7 @@ _library = torch.library.Library(NAMESPACE, "FRAGMENT")
 
 
 def _define(schema, kernel, fake):
-    name = schema.split("(")[0]
-    _library.define(schema)
-    _library.impl(name, kernel, "CPU")
-    torch.library.register_fake(f"{NAMESPACE}::{name}", fake, lib=_library)
+    define_op(schema, kernel, fake, library=_library)
 
 
 def _causal_conv1d_update(x, conv_state, weight):

@@ -62,11 +62,13 @@ NAMESPACE = "declone_vllm_test"
 _library = torch.library.Library(NAMESPACE, "FRAGMENT")
 
 
-def _define(schema, kernel, fake):
+def define_op(schema, kernel, fake, library=_library):
+    """Defines ``schema`` in ``library`` with a CPU kernel and a fake one (also used by
+    defunctionalize_programs.py for its own namespace)."""
     name = schema.split("(")[0]
-    _library.define(schema)
-    _library.impl(name, kernel, "CPU")
-    torch.library.register_fake(f"{NAMESPACE}::{name}", fake, lib=_library)
+    library.define(schema)
+    library.impl(name, kernel, "CPU")
+    torch.library.register_fake(f"{library.ns}::{name}", fake, lib=library)
 
 
 def _fused_add_rms_norm_kernel(x, residual, weight, epsilon):
@@ -88,12 +90,12 @@ def _mamba_mixer_kernel(x, out_proj):
     return x.cumsum(0) @ out_proj
 
 
-_define("fused_add_rms_norm(Tensor(a!) input, Tensor(b!) residual, Tensor? weight, "
-        "float epsilon) -> ()", _fused_add_rms_norm_kernel, lambda x, r, w, eps: None)
-_define("rms_norm(Tensor(a!) result, Tensor input, Tensor? weight, float epsilon) -> ()",
-        _rms_norm_kernel, lambda result, x, w, eps: None)
-_define("mamba_mixer(Tensor x, Tensor out_proj) -> Tensor", _mamba_mixer_kernel,
-        lambda x, out_proj: x.new_empty((x.shape[0], out_proj.shape[1])))
+define_op("fused_add_rms_norm(Tensor(a!) input, Tensor(b!) residual, Tensor? weight, "
+          "float epsilon) -> ()", _fused_add_rms_norm_kernel, lambda x, r, w, eps: None)
+define_op("rms_norm(Tensor(a!) result, Tensor input, Tensor? weight, float epsilon) -> ()",
+          _rms_norm_kernel, lambda result, x, w, eps: None)
+define_op("mamba_mixer(Tensor x, Tensor out_proj) -> Tensor", _mamba_mixer_kernel,
+          lambda x, out_proj: x.new_empty((x.shape[0], out_proj.shape[1])))
 _ops = getattr(torch.ops, NAMESPACE)
 
 
