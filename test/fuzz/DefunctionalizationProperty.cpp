@@ -51,26 +51,6 @@ struct Evaluation {
   std::array<OrderRun, kOrders> orders;
 };
 
-std::string donatedText(const std::vector<bool>& donated) {
-  std::string text;
-  for (size_t i = 0; i < donated.size(); ++i)
-    if (donated[i])
-      text += (text.empty() ? "" : ",") + std::to_string(i);
-  return text.empty() ? "none" : text;
-}
-
-/// The clone property's donation for the same seed: none in 40% of graphs, otherwise each
-/// placeholder with chance 1/2.
-std::vector<bool> randomDonation(uint64_t seed, size_t placeholders) {
-  Random rng(seed * 0x2545f4914f6cdd1dULL + 0x1234567);
-  std::vector<bool> donated(placeholders, false);
-  if (rng.chance(0.4))
-    return donated;
-  for (size_t i = 0; i < placeholders; ++i)
-    donated[i] = rng.chance(0.5);
-  return donated;
-}
-
 /// The verifier's first difference, by kind (as the clone property classifies them).
 std::string differenceKind(std::string_view difference) {
   auto has = [&](std::string_view word) { return difference.find(word) != std::string_view::npos; };

@@ -1,11 +1,30 @@
 #include "Minimize.h"
 
+#include "RandomGraph.h"
 #include "declone/io/Reader.h"
 #include "declone/io/Writer.h"
 
 #include <algorithm>
 
 namespace declone::fuzz {
+
+std::vector<bool> randomDonation(uint64_t seed, size_t placeholders) {
+  Random rng(seed * 0x2545f4914f6cdd1dULL + 0x1234567);
+  std::vector<bool> donated(placeholders, false);
+  if (rng.chance(0.4))
+    return donated;
+  for (size_t i = 0; i < placeholders; ++i)
+    donated[i] = rng.chance(0.5);
+  return donated;
+}
+
+std::string donatedText(const std::vector<bool>& donated) {
+  std::string text;
+  for (size_t i = 0; i < donated.size(); ++i)
+    if (donated[i])
+      text += (text.empty() ? "" : ",") + std::to_string(i);
+  return text.empty() ? "none" : text;
+}
 
 std::string dropReturnElement(const std::string& text, size_t drop, size_t& elements) {
   size_t at = text.rfind("return (");

@@ -1,14 +1,23 @@
-// Greedy minimisation of a failing graph, shared by the clone-elimination property test and the
-// defunctionalization property: each keeps its own idea of "still fails the same way".
+// What the clone-elimination property test and the defunctionalization property share about a
+// failing case: its donation (drawn alike, so both test the same graph with the same inputs
+// donated) and its greedy minimisation, each property keeping its own idea of "still fails the
+// same way".
 #pragma once
 
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace declone::fuzz {
+
+/// A random donation for the seed: none in 40% of graphs, otherwise each placeholder with
+/// chance 1/2.
+[[nodiscard]] std::vector<bool> randomDonation(uint64_t seed, size_t placeholders);
+/// The donated placeholders' indices, as "0,2", or "none".
+[[nodiscard]] std::string donatedText(const std::vector<bool>& donated);
 
 /// The text with element `drop` of its one-line `return (...)` left out, re-printed; empty if it
 /// has one element or fewer (or no such line). `elements` is set to how many it has.

@@ -28,7 +28,6 @@
 namespace {
 
 using namespace declone;
-using fuzz::Random;
 
 volatile std::sig_atomic_t interrupted = 0;
 
@@ -170,24 +169,8 @@ Result<Evaluation> evaluate(std::string_view text, const std::vector<bool>& dona
   return evaluation;
 }
 
-std::string donatedText(const std::vector<bool>& donated) {
-  std::string text;
-  for (size_t i = 0; i < donated.size(); ++i)
-    if (donated[i])
-      text += (text.empty() ? "" : ",") + std::to_string(i);
-  return text.empty() ? "none" : text;
-}
-
-/// A random donation: none in 40% of graphs, otherwise each placeholder with chance 1/2.
-std::vector<bool> randomDonation(uint64_t seed, size_t placeholders) {
-  Random rng(seed * 0x2545f4914f6cdd1dULL + 0x1234567);
-  std::vector<bool> donated(placeholders, false);
-  if (rng.chance(0.4))
-    return donated;
-  for (size_t i = 0; i < placeholders; ++i)
-    donated[i] = rng.chance(0.5);
-  return donated;
-}
+using fuzz::donatedText;
+using fuzz::randomDonation;
 
 /// Each rewrite's first difference; empty when it verified.
 struct Outcome {
