@@ -52,6 +52,25 @@ std::optional<Extent> extentOf(const Layout* layout) {
   return extentOf(layout->sizes, *layout->strides, *layout->storageOffset);
 }
 
+/// The byte range [first, end) of a non-overlapping, dense layout with static sizes.
+std::optional<std::pair<int64_t, int64_t>> denseBytes(const Layout* layout) {
+  std::optional<Extent> extent = extentOf(layout);
+  if (!extent || extent->empty || !extent->sizesStatic())
+    return std::nullopt;
+  std::vector<std::pair<int64_t, int64_t>> dims;
+  for (auto [size, stride] : extent->dims)
+    dims.emplace_back(stride, *size);
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (auto [stride, size] : dims) {
+    if (stride != expected)
+      return std::nullopt;
+    expected *= size;
+  }
+  int64_t item = elementSize(layout->dtype);
+  return std::pair(extent->offset * item, (extent->offset + expected) * item);
+}
+
 } // namespace
 
 std::optional<uint64_t> copyBytes(const Layout* layout) {
@@ -115,45 +134,13 @@ bool withinBase(const Layout* base, std::span<const SymExpr> sizes,
     return false;
   if (view->empty)
     return true;
-  std::optional<Extent> whole = extentOf(base);
-  if (!whole || !view->sizesStatic() || !whole->sizesStatic() || whole->empty)
-    return false;
   // Dense and non-overlapping: the base's elements are every address of its range.
-  std::vector<std::pair<int64_t, int64_t>> dims;
-  for (auto [size, stride] : whole->dims)
-    dims.emplace_back(stride, *size);
-  std::sort(dims.begin(), dims.end());
-  int64_t expected = 1;
-  for (auto [stride, size] : dims) {
-    if (stride != expected)
-      return false;
-    expected *= size;
-  }
-  return view->offset >= whole->offset && view->last() <= whole->last();
+  std::optional<std::pair<int64_t, int64_t>> bytes = denseBytes(base);
+  if (!bytes || !view->sizesStatic())
+    return false;
+  int64_t item = elementSize(base->dtype);
+  return view->offset * item >= bytes->first && (view->last() + 1) * item <= bytes->second;
 }
-
-namespace {
-
-/// The byte range [first, end) of a non-overlapping, dense layout with static sizes.
-std::optional<std::pair<int64_t, int64_t>> denseBytes(const Layout* layout) {
-  std::optional<Extent> extent = extentOf(layout);
-  if (!extent || extent->empty || !extent->sizesStatic())
-    return std::nullopt;
-  std::vector<std::pair<int64_t, int64_t>> dims;
-  for (auto [size, stride] : extent->dims)
-    dims.emplace_back(stride, *size);
-  std::sort(dims.begin(), dims.end());
-  int64_t expected = 1;
-  for (auto [stride, size] : dims) {
-    if (stride != expected)
-      return std::nullopt;
-    expected *= size;
-  }
-  int64_t item = elementSize(layout->dtype);
-  return std::pair(extent->offset * item, (extent->offset + expected) * item);
-}
-
-} // namespace
 
 bool sameBytes(const Layout* a, const Layout* b) {
   std::optional<std::pair<int64_t, int64_t>> x = denseBytes(a), y = denseBytes(b);
