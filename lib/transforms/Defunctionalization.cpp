@@ -318,7 +318,9 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
   // the call (set_, resize_, t_) would reach it.
   if (sourceState.graphInput || sourceState.attribute)
     for (const LayoutChange& change : effects_.layoutChanges()) {
-      StorageId changed = change.op->order() > position ? storage(change.value) : source + 1;
+      if (change.op->order() <= position)
+        continue;
+      StorageId changed = storage(change.value);
       if (changed == source || std::find(results.begin(), results.end(), changed) != results.end())
         return std::pair(Reason::InputMutation, describe(change.op) + " changes the layout of " +
                                                     std::string(change.value->name()) +
