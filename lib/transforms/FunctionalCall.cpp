@@ -112,8 +112,9 @@ void parseOpCall(FunctionalCall& call) {
         const Arg* length = node->kwarg(prefix + "_length");
         if (!length)
           problem = "no " + prefix + "_length";
-        else if (length->kind == ArgKind::Int && length->integer < 0)
-          problem = prefix + "_length is negative";
+        else if (length->kind == ArgKind::Int &&
+                 (length->integer < 0 || length->integer > int64_t(node->kwargs().size())))
+          problem = prefix + "_length is not the number of views the call describes";
         else if (length->kind == ArgKind::Int)
           for (int64_t k = 0; k < length->integer && problem.empty(); ++k)
             problem = viewReplayProblem(node, prefix + "_" + std::to_string(k), call.copies.size());
