@@ -410,8 +410,8 @@ std::string Generator::run() {
   // once hid unsound removals (in-place metadata ops, ops returning aliases, undeclared writes,
   // math bits, several returns, Python indexing and size queries).
   // The last, the defunctionalization family, weighs 0 unless asked for.
-  const unsigned kWeights[] = {18, 7, 8, 12, 5, 6, 3, 20, 3, 4, 3, 3, 2, 3, 2,
-                               options_.functionalWeight};
+  const unsigned kWeights[] = {18, 7, 8, 12, 5, 6, 3, 20,
+                               3,  4, 3, 3,  2, 3, 2, options_.functionalWeight};
   const unsigned total = std::accumulate(std::begin(kWeights), std::end(kWeights), 0u);
   for (size_t attempt = 0; statements_ < target && attempt < 20 * target + 100; ++attempt) {
     size_t draw = rng_.below(total), kind = 0;
