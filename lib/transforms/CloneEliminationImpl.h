@@ -29,6 +29,33 @@ struct LayoutVerdict {
                                            const Layout* sourceLayout, bool comparePresentOnly,
                                            bool wantDetail);
 
+/// What the rules know of who owns a storage, as the passes merge storages (removing a clone,
+/// writing a copy in place): one statement of how two storages' flags combine.
+struct StorageFlags {
+  const Node* unknownToucher = nullptr;
+  bool graphInput = false;
+  bool donated = false;   ///< every graph input in it is donated
+  bool attribute = false; ///< module state
+  bool returned = false;
+
+  [[nodiscard]] static StorageFlags of(const AliasAnalysis::StorageInfo& info) {
+    return {info.unknownToucher, info.graphInput, info.donated, info.attribute, info.returned};
+  }
+  /// The caller sees the final contents (AliasAnalysis::isObservedByCaller, after merges).
+  [[nodiscard]] bool observedByCaller() const { return (graphInput && !donated) || attribute; }
+  /// Takes in the flags of a storage merged into this one.
+  void absorb(const StorageFlags& from) {
+    if (!unknownToucher)
+      unknownToucher = from.unknownToucher;
+    donated = graphInput && from.graphInput ? donated && from.donated
+              : graphInput                  ? donated
+                                            : from.donated;
+    graphInput = graphInput || from.graphInput;
+    attribute = attribute || from.attribute;
+    returned = returned || from.returned;
+  }
+};
+
 /// What DecisionFacts says of one storage: the analysis's, or one merged by removals.
 struct StorageFacts {
   AliasAnalysis::StorageId id = AliasAnalysis::kNoStorage;

@@ -106,13 +106,6 @@ public:
   }
 
 private:
-  /// What the rules know of a storage of the program as rewritten so far: a rewrite makes each
-  /// copy's element the value it copied, merging their storages.
-  struct Merged {
-    bool graphInput = false, donated = false, attribute = false, returned = false;
-    const Node* unknownToucher = nullptr;
-    [[nodiscard]] bool observedByCaller() const { return (graphInput && !donated) || attribute; }
-  };
   using Verdict = std::optional<std::pair<CopyKeepReason, std::string>>;
 
   StorageId find(StorageId id) {
@@ -146,20 +139,12 @@ private:
     joined.insert(joined.end(), moved.begin(), moved.end());
     link_[from] = into;
   }
-  Merged merged(StorageId root) const {
-    Merged state;
-    for (StorageId id : members(root)) {
-      const AliasAnalysis::StorageInfo& info = alias_.info(id);
-      state.donated = state.graphInput && info.graphInput ? state.donated && info.donated
-                      : state.graphInput                  ? state.donated
-                                                          : info.donated;
-      state.graphInput = state.graphInput || info.graphInput;
-      state.attribute = state.attribute || info.attribute;
-      state.returned = state.returned || info.returned;
-      if (!state.unknownToucher)
-        state.unknownToucher = info.unknownToucher;
-    }
-    return state;
+  /// What the rules know of a storage as rewrites so far have merged it.
+  detail::StorageFlags merged(StorageId root) const {
+    detail::StorageFlags flags;
+    for (StorageId id : members(root))
+      flags.absorb(detail::StorageFlags::of(alias_.info(id)));
+    return flags;
   }
   /// The accesses of a (merged) storage after `position`, in program order.
   std::vector<Event> eventsAfter(StorageId root, uint32_t position) const {
@@ -268,7 +253,7 @@ Defunctionalizer::Verdict Defunctionalizer::check(const FunctionalCall& call,
   for (const Node* element : elements)
     if (StorageId id = storage(element); id != AliasAnalysis::kNoStorage)
       results.push_back(id);
-  Merged sourceState = merged(source);
+  detail::StorageFlags sourceState = merged(source);
   // A kernel writes memory: through a view with the negative or conjugate bit it would write
   // the bits' inverse of what the copy (which resolves them) holds.
   if (const Layout* layout = layouts_.layout(copy.value);

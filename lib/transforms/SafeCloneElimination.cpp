@@ -81,17 +81,9 @@ private:
 /// What the rules need to know of one storage of the program as rewritten so far. Removing a
 /// clone merges its storage into its source's, so later decisions see the rewritten program.
 /// (The storage's root value is the analysis's: a merge keeps the source's.)
-struct StorageState {
+struct StorageState : StorageFlags {
   EventSet events; ///< every access
   EventSet writes; ///< the writes among them
-  const Node* unknownToucher = nullptr;
-  bool graphInput = false;
-  bool donated = false;   ///< every graph input in it is donated
-  bool attribute = false; ///< module state
-  bool returned = false;
-
-  /// The caller sees the final contents (AliasAnalysis::isObservedByCaller, after merges).
-  [[nodiscard]] bool observedByCaller() const { return (graphInput && !donated) || attribute; }
 };
 
 /// What one walk of the graph finds before the analyses start: on a large graph each walk
@@ -197,11 +189,7 @@ private:
         writes_.push_back(event);
     state.writes = EventSet(
         std::span<const Event>(writes_.data() + writesBegin, writes_.size() - writesBegin));
-    state.unknownToucher = info.unknownToucher;
-    state.graphInput = info.graphInput;
-    state.donated = info.donated;
-    state.attribute = info.attribute;
-    state.returned = info.returned;
+    static_cast<StorageFlags&>(state) = StorageFlags::of(info);
     return state;
   }
   StorageId storage(const Node* node) {
@@ -288,14 +276,7 @@ void SafeEliminator::mergeInto(StorageId source, StorageId clone) {
   StorageState& from = state(clone);
   into.events.absorb(std::move(from.events));
   into.writes.absorb(std::move(from.writes));
-  if (!into.unknownToucher)
-    into.unknownToucher = from.unknownToucher;
-  into.donated = into.graphInput && from.graphInput ? into.donated && from.donated
-                 : into.graphInput                  ? into.donated
-                                                    : from.donated;
-  into.graphInput = into.graphInput || from.graphInput;
-  into.attribute = into.attribute || from.attribute;
-  into.returned = into.returned || from.returned;
+  into.absorb(from);
   // `clone` is no longer a root: no decision will look its state up again (absorb emptied it).
   link_[clone] = source;
 }

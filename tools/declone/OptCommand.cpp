@@ -13,11 +13,13 @@
 namespace declone::cli {
 namespace {
 
+/// `"name": value`, a member of the --stats JSON objects.
+std::string field(std::string_view name, uint64_t value) {
+  return "\"" + std::string(name) + "\": " + std::to_string(value);
+}
+
 /// --stats with --remarks=json: one JSON object, so that standard error stays JSON Lines.
 std::string statsJson(const CloneEliminationStats& stats, CloneEliminationMode mode) {
-  auto field = [](std::string_view name, uint64_t value) {
-    return "\"" + std::string(name) + "\": " + std::to_string(value);
-  };
   std::string kept;
   for (size_t i = 0; i < kNumKeepReasons; ++i) {
     auto reason = static_cast<KeepReason>(i);
@@ -33,9 +35,6 @@ std::string statsJson(const CloneEliminationStats& stats, CloneEliminationMode m
 
 /// The copies part of --stats with --remarks=json.
 std::string copyStatsJson(const DefunctionalizationStats& stats) {
-  auto field = [](std::string_view name, uint64_t value) {
-    return "\"" + std::string(name) + "\": " + std::to_string(value);
-  };
   std::string kept;
   for (size_t i = 0; i < kNumCopyKeepReasons; ++i)
     kept += (kept.empty() ? "" : ", ") +
