@@ -382,6 +382,26 @@ bool writeGraphFile(const GraphFile& file, std::FILE* stream) {
   return writer.finish();
 }
 
+std::string writeGraphModule(const GraphModule& module) {
+  std::string out;
+  {
+    Writer writer(module.graph.context(), out);
+    writer.module(module);
+  }
+  return out;
+}
+
+std::string writeGraph(const Graph& graph) {
+  std::string out;
+  if (!graph.format().defIndent.empty())
+    out += "class GraphModule(torch.nn.Module):\n";
+  {
+    Writer writer(graph.context(), out);
+    writer.graph(graph);
+  }
+  return out;
+}
+
 std::string writeGraphFile(const GraphFile& file) {
   std::string out;
   writeGraphFile(file, out);

@@ -1,6 +1,7 @@
 // Private to the runtime: executing a graph on concrete inputs, with libtorch's types.
 #pragma once
 
+#include "declone/analysis/SizeShrink.h"
 #include "declone/ir/Graph.h"
 #include "declone/runtime/Executor.h"
 #include "declone/support/Result.h"
@@ -66,6 +67,9 @@ struct Inputs {
   /// follow the schema, not the op's mathematics, which a verdict must say. copyInputs leaves it
   /// empty: each run records its own.
   std::set<std::string> standInsRun;
+  /// Set by the run, not an input: a kernel threw (the op refused its arguments), as opposed to
+  /// the graph not being runnable here (no kernel, an argument libtorch cannot take).
+  bool kernelRaised = false;
 };
 
 /// Binds every size symbol of the graph's placeholders (hints first, then random values >= 2)
@@ -103,6 +107,11 @@ struct Inputs {
 /// CPU kernels for the prims PyTorch defines in Python (iota, the low-memory max pool pair, ...),
 /// which Inductor's post-grad graphs call, registered while the library lives.
 [[nodiscard]] std::unique_ptr<torch::Library> registerPrimsKernels();
+
+/// Runs a `_c10d_functional` collective (all_reduce, broadcast, and all_gather_into_tensor and
+/// reduce_scatter_tensor over a group of one) as the only rank of its group does: the result is
+/// the input. False, the stack untouched, for any other op.
+[[nodiscard]] bool runSingleRankCollective(const c10::OperatorName& op, torch::jit::Stack& stack);
 
 /// What a call leaves uninitialized, measured before its kernel runs (see Uninitialized.cpp).
 struct PendingFill {
@@ -159,7 +168,41 @@ execute(const Graph& graph, Inputs& inputs, const MissingKernels* kernels,
         std::vector<c10::IValue>* nodeValues = nullptr, bool snapshot = true);
 /// As above, for the graph of `module`: calls of its nested subgraphs (invoke_subgraph, wrap)
 /// run their bodies.
-[[nodiscard]] Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs,
-                                                       const MissingKernels* kernels);
+[[nodiscard]] Result<std::vector<c10::IValue>>
+execute(const GraphModule& module, Inputs& inputs, const MissingKernels* kernels,
+        std::vector<c10::IValue>* nodeValues = nullptr);
+
+/// A copy of `graph` (of `module` with its nested classes, when given), read back from its
+/// printed text, its nodes keeping the original's line numbers.
+[[nodiscard]] Result<std::unique_ptr<GraphFile>> copyGraph(const Graph& graph,
+                                                           const GraphModule* module);
+
+struct ShrinkRequest {
+  ShrinkBudget budget;
+  uint64_t seed = 1;
+  IntRange integers;
+  std::unordered_map<std::string, int64_t> symbolHints;
+  const MissingKernels* kernels = nullptr;
+  /// As InputOptions::memoryLimit, for the runs that check a plan.
+  uint64_t memoryLimit = 0;
+};
+
+/// Two graphs to run instead of the ones given, at smaller sizes.
+struct ShrunkGraphs {
+  /// Null when the graphs run as printed (they fit the budget, or nothing could shrink).
+  std::unique_ptr<GraphFile> before, after;
+  std::vector<SizeChange> changes;
+  RunCost fullCost, cost; ///< estimated, as printed and as run
+  /// Why nothing shrank although the graphs do not fit, when that is so.
+  std::string note;
+};
+
+/// Plans smaller sizes for `before` (SizeShrinker) and checks the plan by running `before` at
+/// them: each value must have its annotation's sizes at the new sizes, and its strides and
+/// offset the same kind of layout. A size a mismatch (or a failing op) involves keeps its
+/// value, and the plan is made again; the same changes then apply to `after`.
+[[nodiscard]] Result<ShrunkGraphs> shrinkGraphs(const Graph& before, const GraphModule* beforeModule,
+                                                const Graph& after, const GraphModule* afterModule,
+                                                const ShrinkRequest& request);
 
 } // namespace declone::runtime::detail

@@ -244,9 +244,16 @@ Status Executor::callKernel(const Node* node, const Target& target, const c10::O
     return fail(node, opName(target) + " does not run here: " + unchecked);
   if (isStandIn(kernels_, op.operator_name()))
     inputs_.standInsRun.insert(opName(target));
+  // No process group exists here: a program that runs stand-ins runs collectives as one rank,
+  // and the verdict says so.
+  if (kernels_ && runSingleRankCollective(op.operator_name(), stack)) {
+    inputs_.standInsRun.insert(opName(target));
+    return ok();
+  }
   try {
     op.callBoxed(&stack);
   } catch (const std::exception& error) {
+    inputs_.kernelRaised = true;
     std::string message = error.what();
     return fail(node, opName(target) + " failed: " + message.substr(0, message.find('\n')));
   }
@@ -374,6 +381,7 @@ Status Executor::runGetItem(const Node* node, c10::IValue& result) {
       }
       result = container.toTensor().index(indices);
     } catch (const std::exception& error) {
+      inputs_.kernelRaised = true;
       std::string message = error.what();
       return fail(node, "indexing " + std::string(args[0].node()->name()) +
                             " failed: " + message.substr(0, message.find('\n')));
@@ -656,8 +664,9 @@ Result<std::vector<c10::IValue>> execute(const Graph& graph, Inputs& inputs,
 }
 
 Result<std::vector<c10::IValue>> execute(const GraphModule& module, Inputs& inputs,
-                                         const MissingKernels* kernels) {
-  return Executor(module.graph, inputs, kernels, &module).run(nullptr, true);
+                                         const MissingKernels* kernels,
+                                         std::vector<c10::IValue>* nodeValues) {
+  return Executor(module.graph, inputs, kernels, &module).run(nodeValues, true);
 }
 
 } // namespace declone::runtime::detail

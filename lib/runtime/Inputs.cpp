@@ -267,14 +267,24 @@ Status addBoundedAttributes(const Graph& graph, uint64_t seed, Inputs& inputs,
           return user->isCall() && user->target()->isHigherOrder();
         }))
       continue;
-    if (node->type().kind != TypeAnnotation::Kind::Tensor)
+    // A constant AOTAutograd lifts (`lift_fresh_copy(_tensor_constant0)`) prints no annotation;
+    // its copy's says what it is.
+    const Node* annotated = node;
+    if (node->type().kind != TypeAnnotation::Kind::Tensor && users.size() == 1 &&
+        users[0]->isCall() && users[0]->target()->kind == Target::Kind::Op &&
+        users[0]->target()->opNamespace == "aten" &&
+        (users[0]->target()->opName == "lift_fresh_copy" ||
+         users[0]->target()->opName == "lift_fresh") &&
+        users[0]->type().kind == TypeAnnotation::Kind::Tensor)
+      annotated = users[0];
+    if (annotated->type().kind != TypeAnnotation::Kind::Tensor)
       return Error{"get_attr " + std::string(node->name()) + " (self." +
                        std::string(node->attribute()) +
                        ") needs a tensor annotation to make its value",
                    node->line(), 0};
     at::Generator generator = at::detail::createCPUGenerator(seed * 0x9E3779B97F4A7C15ull ^
                                                              stableHash(node->attribute()));
-    Result<InputValue> value = makeTensor(sym, node, inputs.symbols, generator,
+    Result<InputValue> value = makeTensor(sym, annotated, inputs.symbols, generator,
                                           integerRange(bounds, node, inputs.integers));
     if (!value.ok())
       return value.error();

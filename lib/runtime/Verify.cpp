@@ -1,6 +1,7 @@
 // Comparing two graphs on the same inputs, and annotating a graph from an execution.
 #include "Execution.h"
 #include "declone/runtime/Executor.h"
+#include "declone/support/Bytes.h"
 
 #include <functional>
 #include <optional>
@@ -363,26 +364,59 @@ std::optional<DType> dtypeOf(at::ScalarType type) {
   }
 }
 
-/// One run of a graph: its outputs, and its copy of the inputs as it left them.
+/// One run of a graph: its outputs, and its copy of the inputs as it left them; or the error of
+/// an op that raised.
 struct Run {
   std::vector<c10::IValue> outputs;
   Inputs inputs;
+  std::optional<Error> raised;
 };
 
 /// Runs the graph, or the graph of `module` with its nested subgraphs when there is one, on a
-/// copy of `inputs`, with `fill` in the memory kernels leave uninitialized.
+/// copy of `inputs`, with `fill` in the memory kernels leave uninitialized. An error when the
+/// graph cannot run here; a Run with `raised` when a kernel refused its arguments.
 Result<Run> run(const Graph& graph, const GraphModule* module, const Inputs& inputs, uint64_t seed,
                 detail::UninitializedFill fill, const MissingKernels* kernels) {
-  Run out{{}, detail::copyInputs(inputs)};
+  Run out{{}, detail::copyInputs(inputs), std::nullopt};
   out.inputs.uninitialized = fill;
   // Random ops (dropout's bernoulli_) draw the same numbers in every run: removing a clone does
   // not change the order in which they run.
   at::manual_seed(seed);
   Result<std::vector<c10::IValue>> outputs = module ? detail::execute(*module, out.inputs, kernels)
                                                     : detail::execute(graph, out.inputs, kernels);
-  if (!outputs.ok())
+  if (!outputs.ok() && !out.inputs.kernelRaised)
     return outputs.error();
-  out.outputs = std::move(outputs).value();
+  if (!outputs.ok())
+    out.raised = outputs.error();
+  else
+    out.outputs = std::move(outputs).value();
+  return out;
+}
+
+/// `running the graph needs ...` with the sizes that account for most of it, and how to run
+/// anyway.
+Error tooLarge(const Error& error, const Graph& graph, const GraphModule* module, bool shrunk) {
+  std::vector<const Graph*> graphs{&graph};
+  std::vector<const GraphModule*> pending;
+  if (module)
+    for (const auto& child : module->children)
+      pending.push_back(child.get());
+  while (!pending.empty()) {
+    const GraphModule* next = pending.back();
+    pending.pop_back();
+    graphs.push_back(&next->graph);
+    for (const auto& child : next->children)
+      pending.push_back(child.get());
+  }
+  std::string sizes;
+  for (const auto& [size, bytes] : SizeShrinker(graphs).dominantSizes(3))
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(size) + " (" + formatBytes(bytes) + ")";
+  Error out = error;
+  if (!sizes.empty())
+    out.message += "; the sizes that account for most of it: " + sizes;
+  out.message += shrunk ? "; they could not shrink (see the notes), so run with a larger "
+                          "--memory-limit"
+                        : "; run without --full-size to shrink them";
   return out;
 }
 
@@ -394,11 +428,48 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
   if (beforeInputs != afterInputs)
     return Error{"the graphs take different inputs: " + std::to_string(beforeInputs) + " and " +
                  std::to_string(afterInputs) + " placeholders"};
+  Verdict verdict;
+  detail::ShrunkGraphs shrunk;
+  if (options.shrink) {
+    detail::ShrinkRequest request{options.budget,
+                                  options.seed,
+                                  {options.intLow, options.intHigh},
+                                  options.symbolHints,
+                                  options.kernels,
+                                  options.memoryLimit};
+    Result<detail::ShrunkGraphs> planned =
+        detail::shrinkGraphs(before, beforeModule, after, afterModule, request);
+    if (!planned.ok())
+      return planned.error();
+    shrunk = std::move(planned).value();
+    if (!shrunk.note.empty())
+      verdict.notes.push_back(shrunk.note);
+  }
+  if (options.estimated)
+    options.estimated(shrunk.changes, shrunk.before ? shrunk.cost : shrunk.fullCost,
+                      shrunk.fullCost);
+  if (shrunk.before) {
+    verdict.sizes = shrunk.changes;
+    GraphModule& runBefore = *shrunk.before->modules[0];
+    GraphModule& runAfter = *shrunk.after->modules[0];
+    VerifyOptions rest = options;
+    rest.shrink = false;
+    rest.estimated = nullptr;
+    Result<Verdict> result =
+        verifyGraphs(runBefore.graph, beforeModule ? &runBefore : nullptr, runAfter.graph,
+                     afterModule ? &runAfter : nullptr, rest);
+    if (!result.ok())
+      return result;
+    result->sizes = verdict.sizes;
+    result->notes.insert(result->notes.begin(), verdict.notes.begin(), verdict.notes.end());
+    if (!result->equivalent)
+      result->difference += " (ran with " + describeSizeChanges(verdict.sizes) + ")";
+    return result;
+  }
   // Graphs that leave memory uninitialized run twice, with two fills of it, to tell which values
   // come from it; the others once, their values depending on the inputs alone.
   SourceNames beforeSources(before, beforeModule), afterSources(after, afterModule);
   bool twoFills = beforeSources.any() || afterSources.any();
-  Verdict verdict;
   std::set<std::string> standIns;
   for (unsigned trial = 0; trial < std::max(1u, options.trials); ++trial) {
     detail::InputOptions inputOptions{options.symbolHints,
@@ -414,7 +485,9 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
       return Error{"cannot make the inputs: " + message.substr(0, message.find('\n'))};
     }
     if (!inputs.ok())
-      return inputs.error();
+      return inputs.error().message.starts_with("running the graph needs")
+                 ? tooLarge(inputs.error(), before, beforeModule, options.shrink)
+                 : inputs.error();
     // Attributes only the rewrite reads get values too (the same ones a graph reading them
     // would get).
     Status attributes = detail::addAttributes(after, options.seed + trial, *inputs);
@@ -426,6 +499,8 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
       Result<Run> original = run(before, beforeModule, *inputs, seed, fill, options.kernels);
       if (!original.ok())
         return original.error();
+      if (original->raised)
+        return *original->raised;
       Result<Run> rewrite = run(after, afterModule, *inputs, seed, fill, options.kernels);
       if (!rewrite.ok())
         return rewrite.error();
@@ -463,6 +538,10 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
         verdict.difference += " (with " + symbols + ")";
       return verdict;
     };
+    for (const Run* rewrite : {&afterRun, afterOnes})
+      if (rewrite && rewrite->raised)
+        return differ("the rewrite raises where the original does not: " +
+                      rewrite->raised->message);
     const std::vector<c10::IValue>& afterOutputs = afterRun.outputs;
     const std::vector<c10::IValue>& beforeOutputs = beforeRun.outputs;
     if (afterOutputs.size() != beforeOutputs.size())

@@ -7,6 +7,7 @@
 #include "VerifyFlags.h"
 #include "declone/report/Progress.h"
 #include "declone/runtime/Executor.h"
+#include "declone/support/Bytes.h"
 #include "declone/support/File.h"
 #include "declone/support/Memory.h"
 #include "declone/transforms/CloneElimination.h"
@@ -44,6 +45,52 @@ bool parseIntRange(const std::string& text, int64_t& low, int64_t& high) {
          highEnd == end && low < high;
 }
 
+/// --full-size, --budget, --time-budget and --shrink-floor into `options`; false (reported)
+/// when one is malformed.
+bool parseShrinkFlags(const VerifyFlags& flags, runtime::VerifyOptions& options) {
+  options.shrink = !flags.fullSize;
+  if (!flags.budget.empty()) {
+    std::optional<uint64_t> bytes = parseByteSize(flags.budget);
+    if (!bytes) {
+      reportUsageError("--budget takes a size such as 512M or 2G, not '" + flags.budget + "'");
+      return false;
+    }
+    options.budget.bytes = *bytes;
+  }
+  if (!flags.timeBudget.empty()) {
+    double seconds = -1;
+    auto [end, ec] = std::from_chars(flags.timeBudget.data(),
+                                     flags.timeBudget.data() + flags.timeBudget.size(), seconds);
+    if (ec != std::errc() || end != flags.timeBudget.data() + flags.timeBudget.size() ||
+        !(seconds >= 0)) {
+      reportUsageError("--time-budget takes a number of seconds, not '" + flags.timeBudget + "'");
+      return false;
+    }
+    options.budget.seconds = seconds;
+  }
+  if (!flags.shrinkFloor.empty()) {
+    uint64_t floor = 0;
+    if (!parseCount(flags.shrinkFloor, floor) || floor < 2 || floor > (uint64_t(1) << 40)) {
+      reportUsageError("--shrink-floor takes a whole number of 2 or more");
+      return false;
+    }
+    options.budget.floor = static_cast<int64_t>(floor);
+  }
+  return true;
+}
+
+/// `; ran with 32768 -> 16, 151936 -> 32` when the runs did not use the printed sizes.
+std::string describeSizes(const runtime::Verdict& verdict) {
+  return verdict.sizes.empty() ? "" : "; ran with " + describeSizeChanges(verdict.sizes);
+}
+
+/// `1.2 GiB and 3 s`: an estimate of a run.
+std::string describeCost(const RunCost& cost) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, cost.seconds < 10 ? "%.1f" : "%.0f", cost.seconds);
+  return "about " + formatBytes(cost.bytes) + " and " + seconds + " s a run";
+}
+
 /// Adds `more` to the sorted list `standIns`.
 void mergeStandIns(std::vector<std::string>& standIns, const std::vector<std::string>& more) {
   std::vector<std::string> merged;
@@ -79,6 +126,9 @@ Result<runtime::Verdict> verifyFiles(const GraphFile& before, const GraphFile& a
     if (!verdict.ok() || !verdict->equivalent)
       return verdict;
     total.trialsRun += verdict->trialsRun;
+    for (const SizeChange& change : verdict->sizes)
+      if (std::find(total.sizes.begin(), total.sizes.end(), change) == total.sizes.end())
+        total.sizes.push_back(change);
     total.notes = std::move(verdict->notes);
     total.standIns = std::move(verdict->standIns);
   }
@@ -159,6 +209,8 @@ int runVerify(std::span<const std::string_view> args) {
     reportUsageError("--int-range takes LO:HI with LO < HI, not '" + flags.intRange + "'");
     return kBadInput;
   }
+  if (!parseShrinkFlags(flags, options))
+    return kBadInput;
   options.memoryLimit = defaultMemoryLimit();
   if (!flags.memoryLimit.empty()) {
     std::optional<uint64_t> limit = parseByteSize(flags.memoryLimit);
@@ -193,6 +245,15 @@ int runVerify(std::span<const std::string_view> args) {
   if (!flags.quiet && isatty(STDERR_FILENO)) {
     progress.emplace(std::cerr, true, "verify", std::chrono::milliseconds(100), "runs");
     options.trialDone = [&] { progress->update(++done, runs); };
+    // The estimate, before anything is allocated: a user waiting knows for how long.
+    options.estimated = [&](std::span<const SizeChange> sizes, const RunCost& cost,
+                            const RunCost& printed) {
+      std::cerr << "verify: " << describeCost(cost)
+                << (sizes.empty() ? std::string(" at the printed sizes")
+                                  : " at " + describeSizeChanges(sizes) + " (as printed: " +
+                                        describeCost(printed) + ")")
+                << '\n';
+    };
   }
   Result<runtime::Verdict> verdict = verifyFiles(*before, *after, options);
   if (progress)
@@ -213,7 +274,8 @@ int runVerify(std::span<const std::string_view> args) {
     return kDifference;
   }
   std::cout << "equivalent (" << verdict->trialsRun << " run"
-            << (verdict->trialsRun == 1 ? "" : "s") << (standIns.empty() ? "" : "; " + standIns)
+            << (verdict->trialsRun == 1 ? "" : "s") << describeSizes(*verdict)
+            << (standIns.empty() ? "" : "; " + standIns)
             << ")\n";
   return kSuccess;
 }

@@ -28,6 +28,17 @@ ArgumentParser VerifyFlags::parser() {
                 "                          0: no limit; default: half the memory of the\n          "
                 "                machine or its container (cgroup), whichever is less)",
                 &memoryLimit);
+  parser.flag("--full-size", "run at the printed sizes, however large (see --memory-limit)",
+              &fullSize);
+  parser.option("--budget", "SIZE",
+                "shrink the sizes until a run needs about SIZE bytes or less (default 512M;\n"
+                "                          the verdict names the sizes it ran with)",
+                &budget);
+  parser.option("--time-budget", "SECONDS",
+                "... and about SECONDS of arithmetic or less (default 5)", &timeBudget);
+  parser.option("--shrink-floor", "N",
+                "no size shrinks below N, and only sizes above N shrink (default 16)",
+                &shrinkFloor);
   parser.repeated("--schemas", "FILE", "more op schemas, one per line (may be repeated)",
                   &schemaFiles);
   addInputSizeFlag(parser, &maxInputSize);

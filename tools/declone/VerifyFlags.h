@@ -16,6 +16,10 @@ struct VerifyFlags {
   std::string trials = "1";
   std::string intRange;
   std::string memoryLimit;
+  std::string budget;
+  std::string timeBudget;
+  std::string shrinkFloor;
+  bool fullSize = false;
   std::string maxInputSize;
   std::vector<std::string> schemaFiles;
   bool quiet = false;

@@ -16,6 +16,11 @@ void writeGraphFile(const GraphFile& file, std::string& out);
 /// is never held in memory whole. False if a write failed.
 [[nodiscard]] bool writeGraphFile(const GraphFile& file, std::FILE* stream);
 
+/// Prints one module (its nested classes included) as the file would: for a copy to read back.
+[[nodiscard]] std::string writeGraphModule(const GraphModule& module);
+/// Prints one graph as a module of its own (`class GraphModule` when it was inside a class).
+[[nodiscard]] std::string writeGraph(const Graph& graph);
+
 /// Prints one annotation canonically, e.g. `f32[s0, 8][8, 1]cpu@4` (no quotes).
 void writeTypeAnnotation(const Context& context, const TypeAnnotation& type, std::string& out);
 /// Prints one argument value as FX would.

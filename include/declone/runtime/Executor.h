@@ -3,6 +3,7 @@
 // types, so its users need no torch headers.
 #pragma once
 
+#include "declone/analysis/SizeShrink.h"
 #include "declone/ir/Graph.h"
 #include "declone/support/Result.h"
 
@@ -61,6 +62,15 @@ struct VerifyOptions {
   /// A graph whose run needs more bytes than this (an estimate from the annotations, made
   /// before anything is allocated) is an error instead; 0: no limit.
   uint64_t memoryLimit = 0;
+  /// Run at smaller sizes when the printed ones would cost more than `budget` (see
+  /// SizeShrinker; the plan is checked by running the original at the new sizes). False: run
+  /// as printed.
+  bool shrink = true;
+  ShrinkBudget budget;
+  /// Called once the sizes are chosen, before anything is allocated for the runs: the sizes,
+  /// and the estimated cost of a run at them and as printed.
+  std::function<void(std::span<const SizeChange> sizes, const RunCost& cost, const RunCost& printed)>
+      estimated;
   /// Called after each trial.
   std::function<void()> trialDone;
   /// The program's kernels for the ops this libtorch lacks; none: such an op is an error.
@@ -80,16 +90,21 @@ struct Verdict {
   /// they compute follows their schema, not their mathematics: an equivalence holds for them only
   /// as far as their layouts and aliasing go, which the verdict must say.
   std::vector<std::string> standIns;
+  /// The sizes the runs used instead of the printed ones (empty: as printed). A difference was
+  /// found at these sizes; an equivalence holds at them.
+  std::vector<SizeChange> sizes;
 };
 
-/// Runs `before` and `after` on the same inputs and compares every output's values, sizes,
-/// strides and storage offset, every input's final contents (unless donated), and which outputs
-/// alias inputs or each other. Floating values compare within a tolerance, but 0 and -0 differ,
-/// and NaN equals only NaN. Values that come from memory a kernel leaves uninitialized (empty,
-/// what resize_ adds) in `before` are compared by metadata only, and the verdict notes it; a
-/// value `before` computes that comes from such memory in `after` is a difference. An error (not
-/// a difference) when a graph cannot run: an op without a kernel in this libtorch, an argument
-/// it cannot convert, mismatched signatures.
+/// Runs `before` and `after` on the same inputs (at smaller sizes when the printed ones would
+/// cost more than the budget) and compares every output's values, sizes, strides and storage
+/// offset, every input's final contents (unless donated), and which outputs alias inputs or each
+/// other. Floating values compare within a tolerance, but 0 and -0 differ, and NaN equals only
+/// NaN. Values that come from memory a kernel leaves uninitialized (empty, what resize_ adds) in
+/// `before` are compared by metadata only, and the verdict notes it; a value `before` computes
+/// that comes from such memory in `after` is a difference, and so is an op of `after` that
+/// raises where `before` runs. An error (not a difference) when a graph cannot run: an op
+/// without a kernel in this libtorch, an argument it cannot convert, an op of `before` that
+/// raises, mismatched signatures.
 [[nodiscard]] Result<Verdict> verify(const Graph& before, const Graph& after,
                                      const VerifyOptions& options);
 /// As above, for the graphs of two modules: calls of their nested subgraphs (invoke_subgraph,

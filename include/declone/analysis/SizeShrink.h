@@ -1,0 +1,121 @@
+// Smaller sizes to run a graph at: which literal sizes may shrink together, to what, what a run
+// would cost, and which arguments change. Read-only; the runtime applies and checks the plan.
+#pragma once
+
+#include "declone/ir/Graph.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace declone {
+
+/// Every occurrence of the size `from` (in annotations and size arguments) becomes `to`.
+struct SizeChange {
+  int64_t from = 0;
+  int64_t to = 0;
+  friend bool operator==(const SizeChange&, const SizeChange&) = default;
+};
+
+/// `32768 -> 64, 151936 -> 80`, as verdicts name the sizes a run used.
+[[nodiscard]] std::string describeSizeChanges(std::span<const SizeChange> changes);
+
+/// What a run may cost before shrinking stops: its estimated bytes (every tensor value made once,
+/// inputs included) and seconds (a rough rate of arithmetic on this kind of machine).
+struct ShrinkBudget {
+  uint64_t bytes = uint64_t(512) << 20;
+  double seconds = 5;
+  /// No size shrinks below this, and only sizes above it shrink.
+  int64_t floor = 16;
+};
+
+struct RunCost {
+  uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+/// One integer of a call's arguments that a size change rewrites: args()[position] (or the
+/// keyword argument `keyword`), element `element` of it when it is a list (-1: the value itself).
+struct SizeEdit {
+  const Node* node = nullptr;
+  int position = -1;
+  std::string_view keyword;
+  int element = -1;
+  int64_t value = 0; ///< the new value
+};
+
+/// The sizes of a graph (and of its nested bodies, which share one plan) and how they relate.
+/// A size is a value of 2 or more in a tensor annotation's sizes or in a size argument (the
+/// int and SymInt arguments of an op's schema that are not dimensions: view's and expand's
+/// sizes, factories', slice bounds, split sizes, arange's bounds). The same value is taken to
+/// be the same dimension wherever it stands; a plan keeps:
+/// - equalities and distinctness: sizes stay distinct from each other and from every other
+///   value the graph holds (no two dimensions become equal by accident);
+/// - products: a multiple of a shrunk size shrinks with it (12288 = 8 x 1536 -> 8 x 96);
+/// - size-1 (and 0) dimensions, which no plan touches;
+/// - where a slice, narrow, select or split falls: each of its bounds keeps its order against the
+///   size of the dimension it indexes (a partial slice stays partial);
+/// - values it cannot place: integers in other arguments (kernel sizes, strides, pads, chunk
+///   counts, Python arithmetic, getitem slices) are pinned, and so is every size equal to them.
+/// Divisibility by 16 and 3 (which splits rely on) is kept where the size had it. What the
+/// plan cannot see (a view's product of two shrunk sizes, an op's own size rule), running the
+/// shrunk graph checks: see runtime::verify.
+class SizeShrinker {
+public:
+  explicit SizeShrinker(std::span<const Graph* const> graphs);
+
+  /// Changes, largest contribution first, until the estimated cost fits `budget` or nothing
+  /// more can shrink; none when it fits already. `pinned` sizes keep their values.
+  [[nodiscard]] std::vector<SizeChange> plan(const ShrinkBudget& budget,
+                                             const std::set<int64_t>& pinned = {}) const;
+  /// The estimated cost of a run with `changes`.
+  [[nodiscard]] RunCost cost(std::span<const SizeChange> changes) const;
+  /// The sizes that account for most of the bytes, with their bytes, largest first.
+  [[nodiscard]] std::vector<std::pair<int64_t, uint64_t>> dominantSizes(size_t count) const;
+  /// The sizes in `node`'s annotation, its size arguments and its tensor arguments'
+  /// annotations: what a mismatch at `node` may be blamed on.
+  [[nodiscard]] std::set<int64_t> sizesAt(const Node& node) const;
+
+private:
+  struct Tensor {
+    const Node* node;
+    std::vector<int64_t> sizes;
+    uint64_t elementBytes;
+    bool view;
+  };
+  struct Order {
+    int64_t bound, extent; ///< a slice bound and the size of the dimension it indexes
+  };
+  [[nodiscard]] bool keepsRelations(const std::map<int64_t, int64_t>& sigma) const;
+  [[nodiscard]] RunCost costOf(const std::map<int64_t, int64_t>& sigma) const;
+  /// The bytes of the tensors each size occurs in, at the sizes `sigma` gives, largest first.
+  [[nodiscard]] std::vector<std::pair<int64_t, uint64_t>>
+  contributions(const std::map<int64_t, int64_t>& sigma) const;
+
+  std::vector<Tensor> tensors_;
+  std::vector<std::pair<const Node*, double>> work_; ///< arithmetic per element of a result
+  std::set<int64_t> sizes_;                          ///< every size of the graphs
+  std::set<int64_t> values_;                         ///< every integer of the graphs
+  std::set<int64_t> pinned_;
+  std::vector<Order> orders_;
+};
+
+/// The size arguments of `graph`'s calls that `changes` rewrite.
+[[nodiscard]] std::vector<SizeEdit> sizeEdits(const Graph& graph,
+                                              std::span<const SizeChange> changes);
+
+/// A size after `changes` (itself when none applies; a negative one by its magnitude).
+[[nodiscard]] int64_t changedSize(int64_t value, std::span<const SizeChange> changes);
+
+/// The strides a tensor of `sizes` and `strides` has at `newSizes`: dense layouts stay dense in
+/// the same order, a gap (a slice of a wider row) keeps its width, changed where it is itself a
+/// size of `changes`. nullopt when the layout is neither (overlapping, or a gap the new sizes
+/// would overrun).
+[[nodiscard]] std::optional<std::vector<int64_t>>
+changedStrides(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+               std::span<const int64_t> newSizes, std::span<const SizeChange> changes);
+
+} // namespace declone

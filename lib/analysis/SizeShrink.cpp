@@ -1,0 +1,466 @@
+// Plans smaller sizes for running a graph (see SizeShrink.h).
+#include "declone/analysis/SizeShrink.h"
+
+#include "declone/schema/SchemaRegistry.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <unordered_map>
+
+namespace declone {
+namespace {
+
+/// Values this large are sentinels (slice's "to the end"), never sizes.
+constexpr int64_t kLargestSize = int64_t(1) << 40;
+/// Rough rates of this kind of machine: arithmetic in matrix products, other elements.
+constexpr double kFlopsPerSecond = 2e10;
+constexpr double kElementsPerSecond = 3e8;
+
+/// What an integer argument is to the sizes of a graph.
+enum class IntRole : uint8_t {
+  Size,      ///< a size or a position along a dimension: shrinks with the sizes
+  Dimension, ///< which dimension: untouched, and no size
+  Pinned,    ///< something else (a kernel size, a stride, a count): its value may not change
+};
+
+IntRole roleOf(std::string_view op, std::string_view name) {
+  static const std::set<std::string_view> dimensions = {
+      "dim",         "dims",   "dim0",       "dim1",       "dim2",
+      "start_dim",   "end_dim", "dimension", "source",     "destination"};
+  static const std::set<std::string_view> sizes = {
+      "size",  "sizes", "shape",           "split_size", "split_sizes", "start",
+      "end",   "step",  "length",          "index",      "num_weights", "normalized_shape"};
+  if (dimensions.count(name))
+    return IntRole::Dimension;
+  if (op == "as_strided" || op == "as_strided_" || op == "as_strided_scatter")
+    return name == "size" ? IntRole::Size : IntRole::Pinned;
+  return sizes.count(name) ? IntRole::Size : IntRole::Pinned;
+}
+
+/// Whether schema argument `type` holds integers (int, SymInt, their lists and optionals).
+bool holdsIntegers(const SchemaType& type) {
+  return type.kind == SchemaType::Kind::Other && (type.element == "int" || type.element == "SymInt");
+}
+
+const OpSchema* schemaOf(const Node& node) {
+  if (!node.isCall() || node.target()->kind != Target::Kind::Op || node.target()->isHigherOrder())
+    return nullptr;
+  const Target& op = *node.target();
+  return SchemaRegistry::builtin().lookup(op.opNamespace, op.opName,
+                                          op.overload.empty() ? "default" : op.overload);
+}
+
+/// Calls fn(arg, role, position, keyword) for each integer-holding argument of `node`: with the
+/// schema's name for it, else Pinned. Arange's Scalar bounds count as sizes.
+template <class ArgT, class Fn> void forEachIntArgument(const Node& node, std::span<ArgT> args,
+                                                         std::span<const KwArg> kwargs, Fn&& fn) {
+  const OpSchema* schema = schemaOf(node);
+  std::string_view op = schema ? std::string_view(schema->name) : std::string_view();
+  auto roleFor = [&](const SchemaArgument* parameter) -> std::optional<IntRole> {
+    if (!parameter)
+      return IntRole::Pinned;
+    bool arange = op == "arange" && parameter->type.element == "Scalar";
+    if (!arange && !holdsIntegers(parameter->type))
+      return std::nullopt; // a Scalar, a tensor, ...: not an integer of the sizes
+    return roleOf(op, parameter->name);
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const SchemaArgument* parameter =
+        schema && i < schema->arguments.size() ? &schema->arguments[i] : nullptr;
+    if (std::optional<IntRole> role = roleFor(parameter))
+      fn(args[i], *role, static_cast<int>(i), std::string_view());
+  }
+  for (const KwArg& kwarg : kwargs) {
+    const SchemaArgument* parameter = nullptr;
+    if (schema)
+      for (const SchemaArgument& candidate : schema->arguments)
+        if (candidate.name == kwarg.name)
+          parameter = &candidate;
+    if (std::optional<IntRole> role = roleFor(parameter))
+      fn(kwarg.value, *role, -1, kwarg.name);
+  }
+}
+
+/// Calls fn(value, element) for each integer of an argument: itself (element -1) or the
+/// elements of a list or tuple; and, when `nested`, every integer deeper in it.
+template <class Fn> void forEachInteger(const Arg& arg, Fn&& fn) {
+  if (arg.kind == ArgKind::Int) {
+    fn(arg.integer, -1);
+    return;
+  }
+  if (arg.kind == ArgKind::List || arg.kind == ArgKind::Tuple) {
+    std::span<const Arg> children = arg.children();
+    for (size_t i = 0; i < children.size(); ++i)
+      if (children[i].kind == ArgKind::Int)
+        fn(children[i].integer, static_cast<int>(i));
+  }
+}
+
+/// Every integer anywhere in `arg` (slices, nested tuples).
+template <class Fn> void forEachDeepInteger(const Arg& arg, Fn&& fn) {
+  if (arg.kind == ArgKind::Int)
+    fn(arg.integer);
+  for (const Arg& child : arg.children())
+    forEachDeepInteger(child, fn);
+}
+
+/// The constant sizes of a tensor annotation, or nullopt.
+std::optional<std::vector<int64_t>> constantSizes(const TypeAnnotation& type) {
+  if (type.kind != TypeAnnotation::Kind::Tensor)
+    return std::nullopt;
+  std::vector<int64_t> sizes;
+  for (SymExpr size : type.tensor->sizes) {
+    std::optional<int64_t> value = size.constantValue();
+    if (!value)
+      return std::nullopt;
+    sizes.push_back(*value);
+  }
+  return sizes;
+}
+
+/// Whether `node`'s value shares its input's storage: a view op, or an element of one's result.
+bool isView(const Node& node) {
+  const Node* call = &node;
+  if (node.isCall() && node.target()->kind == Target::Kind::Function &&
+      node.target()->qualifiedName == "operator.getitem" && !node.args().empty() &&
+      node.args()[0].isNode())
+    call = node.args()[0].node();
+  const OpSchema* schema = schemaOf(*call);
+  return schema && !schema->returns.empty() && schema->returnAliasesArgument(0);
+}
+
+/// For a matrix product, the argument whose last dimension is summed over.
+const Arg* reducedArgument(const Node& node) {
+  const OpSchema* schema = schemaOf(node);
+  if (!schema || schema->opNamespace != "aten")
+    return nullptr;
+  std::string_view name = schema->name;
+  size_t index;
+  if (name == "mm" || name == "bmm" || name == "matmul" || name == "linear")
+    index = 0;
+  else if (name == "addmm" || name == "baddbmm" || name == "addbmm" || name == "_addmm_activation")
+    index = 1;
+  else
+    return nullptr;
+  return index < node.args().size() ? &node.args()[index] : nullptr;
+}
+
+int64_t mapped(const std::map<int64_t, int64_t>& sigma, int64_t value) {
+  auto found = sigma.find(std::abs(value));
+  if (found == sigma.end())
+    return value;
+  return value < 0 ? -found->second : found->second;
+}
+
+std::map<int64_t, int64_t> toMap(std::span<const SizeChange> changes) {
+  std::map<int64_t, int64_t> sigma;
+  for (const SizeChange& change : changes)
+    sigma[change.from] = change.to;
+  return sigma;
+}
+
+int sign(int64_t value) {
+  return (value > 0) - (value < 0);
+}
+
+} // namespace
+
+std::string describeSizeChanges(std::span<const SizeChange> changes) {
+  std::string out;
+  for (const SizeChange& change : changes)
+    out += (out.empty() ? "" : ", ") + std::to_string(change.from) + " -> " +
+           std::to_string(change.to);
+  return out;
+}
+
+SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs) {
+  auto addValue = [&](int64_t value) {
+    if (std::abs(value) >= 2)
+      values_.insert(std::abs(value));
+  };
+  for (const Graph* graph : graphs) {
+    for (const Node* node : *graph) {
+      std::optional<std::vector<int64_t>> sizes = constantSizes(node->type());
+      if (sizes) {
+        tensors_.push_back({node, *sizes, elementSize(node->type().tensor->dtype), isView(*node)});
+        for (int64_t size : *sizes)
+          if (size >= 2 && size < kLargestSize)
+            sizes_.insert(size);
+        for (int64_t size : *sizes)
+          addValue(size);
+      }
+      if (!node->isCall())
+        continue;
+      const OpSchema* schema = schemaOf(*node);
+      if (!schema) {
+        // Python arithmetic, getitem indices and slices, higher-order calls, unknown ops.
+        for (const Arg& arg : node->args())
+          forEachDeepInteger(arg, [&](int64_t value) {
+            addValue(value);
+            if (std::abs(value) >= 2)
+              pinned_.insert(std::abs(value));
+          });
+        for (const KwArg& kwarg : node->kwargs())
+          forEachDeepInteger(kwarg.value, [&](int64_t value) {
+            addValue(value);
+            if (std::abs(value) >= 2)
+              pinned_.insert(std::abs(value));
+          });
+      }
+      std::optional<int64_t> dim;
+      const Node* self = nullptr;
+      std::vector<int64_t> bounds;
+      forEachIntArgument(*node, node->args(), node->kwargs(),
+                         [&](const Arg& arg, IntRole role, int position, std::string_view keyword) {
+                           std::string_view name =
+                               schema && position >= 0 &&
+                                       size_t(position) < schema->arguments.size()
+                                   ? std::string_view(schema->arguments[position].name)
+                                   : keyword;
+                           forEachInteger(arg, [&](int64_t value, int) {
+                             addValue(value);
+                             if (role == IntRole::Pinned && std::abs(value) >= 2)
+                               pinned_.insert(std::abs(value));
+                             if (role == IntRole::Dimension && (name == "dim" || name == "dimension"))
+                               dim = value;
+                             if (role == IntRole::Size && name != "size" && name != "sizes" &&
+                                 name != "shape" && name != "normalized_shape")
+                               bounds.push_back(value);
+                           });
+                         });
+      if (schema && !node->args().empty() && node->args()[0].isNode())
+        self = node->args()[0].node();
+      // A bound along a dimension keeps its order against that dimension's size.
+      if (dim && self && !bounds.empty())
+        if (std::optional<std::vector<int64_t>> selfSizes = constantSizes(self->type())) {
+          int64_t rank = static_cast<int64_t>(selfSizes->size());
+          int64_t at = *dim < 0 ? *dim + rank : *dim;
+          if (at >= 0 && at < rank)
+            for (int64_t bound : bounds)
+              orders_.push_back({std::abs(bound), (*selfSizes)[size_t(at)]});
+        }
+      if (const Arg* reduced = reducedArgument(*node); reduced && reduced->isNode())
+        if (std::optional<std::vector<int64_t>> operand = constantSizes(reduced->node()->type());
+            operand && !operand->empty())
+          work_.push_back({node, double(operand->back())});
+    }
+  }
+}
+
+bool SizeShrinker::keepsRelations(const std::map<int64_t, int64_t>& sigma) const {
+  for (const Order& order : orders_)
+    if (sign(mapped(sigma, order.bound) - mapped(sigma, order.extent)) !=
+        sign(order.bound - order.extent))
+      return false;
+  return true;
+}
+
+RunCost SizeShrinker::costOf(const std::map<int64_t, int64_t>& sigma) const {
+  RunCost cost;
+  std::unordered_map<const Node*, double> elements;
+  double seconds = 0;
+  for (const Tensor& tensor : tensors_) {
+    double count = 1;
+    for (int64_t size : tensor.sizes)
+      count *= double(mapped(sigma, size));
+    if (!tensor.view) {
+      double bytes = count * double(tensor.elementBytes);
+      cost.bytes = bytes >= 1.8e19 ? UINT64_MAX : cost.bytes + uint64_t(bytes);
+    }
+    if (tensor.node->isCall()) {
+      elements[tensor.node] = count;
+      seconds += count / kElementsPerSecond;
+    }
+  }
+  for (const auto& [node, reduced] : work_) {
+    auto found = elements.find(node);
+    if (found != elements.end())
+      seconds += 2 * found->second * double(mapped(sigma, int64_t(reduced))) / kFlopsPerSecond;
+  }
+  cost.seconds = seconds;
+  return cost;
+}
+
+RunCost SizeShrinker::cost(std::span<const SizeChange> changes) const {
+  return costOf(toMap(changes));
+}
+
+std::vector<std::pair<int64_t, uint64_t>>
+SizeShrinker::contributions(const std::map<int64_t, int64_t>& sigma) const {
+  std::map<int64_t, double> bytes;
+  for (const Tensor& tensor : tensors_) {
+    if (tensor.view)
+      continue;
+    double total = double(tensor.elementBytes);
+    for (int64_t size : tensor.sizes)
+      total *= double(mapped(sigma, size));
+    std::set<int64_t> distinct(tensor.sizes.begin(), tensor.sizes.end());
+    for (int64_t size : distinct)
+      if (sizes_.count(size))
+        bytes[size] += total;
+  }
+  std::vector<std::pair<int64_t, uint64_t>> out;
+  for (const auto& [size, total] : bytes)
+    out.push_back({size, total >= 1.8e19 ? UINT64_MAX : uint64_t(total)});
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first > b.first;
+  });
+  return out;
+}
+
+std::vector<std::pair<int64_t, uint64_t>> SizeShrinker::dominantSizes(size_t count) const {
+  std::vector<std::pair<int64_t, uint64_t>> out = contributions({});
+  if (out.size() > count)
+    out.resize(count);
+  return out;
+}
+
+std::vector<SizeChange> SizeShrinker::plan(const ShrinkBudget& budget,
+                                           const std::set<int64_t>& pinned) const {
+  auto fits = [&](const RunCost& cost) {
+    return cost.bytes <= budget.bytes && cost.seconds <= budget.seconds;
+  };
+  std::map<int64_t, int64_t> sigma;
+  if (fits(costOf(sigma)))
+    return {};
+  auto isPinned = [&](int64_t value) { return pinned_.count(value) || pinned.count(value); };
+  int64_t floor = std::max<int64_t>(budget.floor, 2);
+  std::set<int64_t> tried;
+  while (!fits(costOf(sigma))) {
+    // The size that accounts for most bytes at the sizes chosen so far.
+    std::optional<int64_t> next;
+    for (const auto& [size, bytes] : contributions(sigma))
+      if (size > floor && !isPinned(size) && !sigma.count(size) && !tried.count(size)) {
+        next = size;
+        break;
+      }
+    if (!next)
+      break;
+    int64_t base = *next;
+    tried.insert(base);
+    // The multiples of the size shrink with it.
+    std::vector<int64_t> family{base};
+    for (int64_t value : sizes_)
+      if (value != base && value % base == 0 && !isPinned(value) && !sigma.count(value))
+        family.push_back(value);
+    int64_t step = std::gcd(base, int64_t(48));
+    int64_t first = (floor + step - 1) / step * step;
+    for (int64_t target = first, tries = 0; target < base && tries < 64; target += step, ++tries) {
+      std::map<int64_t, int64_t> candidate = sigma;
+      for (int64_t value : family)
+        candidate[value] = value / base * target;
+      // No shrunk size may equal another value of the graph, shrunk or not.
+      std::set<int64_t> taken;
+      for (int64_t value : values_)
+        if (!candidate.count(value) || sigma.count(value))
+          taken.insert(mapped(candidate, value));
+      bool collides = false;
+      for (int64_t value : family)
+        collides = collides || taken.count(candidate[value]) > 0;
+      if (collides || !keepsRelations(candidate))
+        continue;
+      sigma = std::move(candidate);
+      break;
+    }
+  }
+  std::vector<SizeChange> changes;
+  for (const auto& [from, to] : sigma)
+    changes.push_back({from, to});
+  std::sort(changes.begin(), changes.end(),
+            [](const SizeChange& a, const SizeChange& b) { return a.from > b.from; });
+  return changes;
+}
+
+std::set<int64_t> SizeShrinker::sizesAt(const Node& node) const {
+  std::set<int64_t> out;
+  auto addSizes = [&](const Node& value) {
+    if (std::optional<std::vector<int64_t>> sizes = constantSizes(value.type()))
+      for (int64_t size : *sizes)
+        if (sizes_.count(size))
+          out.insert(size);
+  };
+  addSizes(node);
+  node.forEachInput([&](const Node* input) { addSizes(*input); });
+  if (node.isCall())
+    forEachIntArgument(node, node.args(), node.kwargs(),
+                       [&](const Arg& arg, IntRole role, int, std::string_view) {
+                         if (role == IntRole::Size)
+                           forEachInteger(arg, [&](int64_t value, int) {
+                             if (std::abs(value) >= 2)
+                               out.insert(std::abs(value));
+                           });
+                       });
+  return out;
+}
+
+std::vector<SizeEdit> sizeEdits(const Graph& graph, std::span<const SizeChange> changes) {
+  std::map<int64_t, int64_t> sigma = toMap(changes);
+  std::vector<SizeEdit> edits;
+  for (const Node* node : graph) {
+    if (!node->isCall() || !schemaOf(*node))
+      continue;
+    forEachIntArgument(*node, node->args(), node->kwargs(),
+                       [&](const Arg& arg, IntRole role, int position, std::string_view keyword) {
+                         if (role != IntRole::Size)
+                           return;
+                         forEachInteger(arg, [&](int64_t value, int element) {
+                           int64_t changed = mapped(sigma, value);
+                           if (changed != value)
+                             edits.push_back({node, position, keyword, element, changed});
+                         });
+                       });
+  }
+  return edits;
+}
+
+int64_t changedSize(int64_t value, std::span<const SizeChange> changes) {
+  for (const SizeChange& change : changes)
+    if (change.from == std::abs(value))
+      return value < 0 ? -change.to : change.to;
+  return value;
+}
+
+std::optional<std::vector<int64_t>> changedStrides(std::span<const int64_t> sizes,
+                                                   std::span<const int64_t> strides,
+                                                   std::span<const int64_t> newSizes,
+                                                   std::span<const SizeChange> changes) {
+  size_t rank = sizes.size();
+  if (strides.size() != rank || newSizes.size() != rank)
+    return std::nullopt;
+  std::vector<int64_t> out(strides.begin(), strides.end());
+  // Inner dimensions first; size-1 and stride-0 dimensions keep their strides (no element
+  // steps along them).
+  std::vector<size_t> order;
+  for (size_t i = 0; i < rank; ++i)
+    if (sizes[i] > 1 && strides[i] > 0)
+      order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return strides[a] != strides[b] ? strides[a] < strides[b] : a > b;
+  });
+  int64_t oldStride = 0, newStride = 0; // the previous dimension's, and its extent
+  int64_t oldSize = 0, newSize = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    size_t i = order[k];
+    if (k == 0) {
+      out[i] = strides[i]; // the innermost step (1, or 2 for interleaved values) stays
+    } else {
+      if (strides[i] % oldStride != 0)
+        return std::nullopt;
+      int64_t width = strides[i] / oldStride; // the previous dimension's row, gaps included
+      if (width < oldSize)
+        return std::nullopt; // overlapping
+      int64_t newWidth = width == oldSize ? newSize : changedSize(width, changes);
+      if (newWidth < newSize || (width > oldSize && newWidth == newSize))
+        return std::nullopt;
+      out[i] = newStride * newWidth;
+    }
+    oldStride = strides[i];
+    newStride = out[i];
+    oldSize = sizes[i];
+    newSize = newSizes[i];
+  }
+  return out;
+}
+
+} // namespace declone
