@@ -381,7 +381,13 @@ std::set<int64_t> SizeShrinker::sizesAt(const Node& node) const {
           out.insert(size);
   };
   addSizes(node);
-  node.forEachInput([&](const Node* input) { addSizes(*input); });
+  node.forEachInput([&](const Node* input) {
+    addSizes(*input);
+    // An element of a call's results (split's chunks): the sizes of the call's own arguments.
+    if (input->type().kind != TypeAnnotation::Kind::Tensor && input->isCall())
+      for (int64_t size : sizesAt(*input))
+        out.insert(size);
+  });
   if (node.isCall())
     forEachIntArgument(node, node.args(), node.kwargs(),
                        [&](const Arg& arg, IntRole role, int, std::string_view) {
@@ -429,36 +435,41 @@ std::optional<std::vector<int64_t>> changedStrides(std::span<const int64_t> size
   if (strides.size() != rank || newSizes.size() != rank)
     return std::nullopt;
   std::vector<int64_t> out(strides.begin(), strides.end());
-  // Inner dimensions first; size-1 and stride-0 dimensions keep their strides (no element
-  // steps along them).
+  // Inner dimensions first (stride-0 dimensions keep their 0). A dimension whose stride is the
+  // extent of the previous one's is dense there and stays so at the new sizes, size-1 ones
+  // included (their strides show in a clone's); another size-1 dimension keeps its stride; any
+  // other one steps over a row with a gap, whose width is kept or changed with the sizes.
   std::vector<size_t> order;
   for (size_t i = 0; i < rank; ++i)
-    if (sizes[i] > 1 && strides[i] > 0)
+    if (strides[i] > 0)
       order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return strides[a] != strides[b] ? strides[a] < strides[b] : a > b;
   });
-  int64_t oldStride = 0, newStride = 0; // the previous dimension's, and its extent
-  int64_t oldSize = 0, newSize = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    size_t i = order[k];
-    if (k == 0) {
-      out[i] = strides[i]; // the innermost step (1, or 2 for interleaved values) stays
+  std::optional<size_t> previous;
+  for (size_t i : order) {
+    if (!previous) {
+      previous = i; // the innermost step (1, or 2 for interleaved values) stays
+      continue;
+    }
+    int64_t oldStride = strides[*previous], newStride = out[*previous];
+    int64_t oldSize = sizes[*previous], newSize = newSizes[*previous];
+    if (strides[i] == oldStride * oldSize) {
+      out[i] = newStride * newSize;
+    } else if (sizes[i] == 1) {
+      continue;
     } else {
       if (strides[i] % oldStride != 0)
         return std::nullopt;
       int64_t width = strides[i] / oldStride; // the previous dimension's row, gaps included
       if (width < oldSize)
         return std::nullopt; // overlapping
-      int64_t newWidth = width == oldSize ? newSize : changedSize(width, changes);
-      if (newWidth < newSize || (width > oldSize && newWidth == newSize))
+      int64_t newWidth = changedSize(width, changes);
+      if (newWidth <= newSize)
         return std::nullopt;
       out[i] = newStride * newWidth;
     }
-    oldStride = strides[i];
-    newStride = out[i];
-    oldSize = sizes[i];
-    newSize = newSizes[i];
+    previous = i;
   }
   return out;
 }

@@ -311,17 +311,22 @@ Result<ShrunkGraphs> shrinkGraphs(const Graph& before, const GraphModule* before
       } catch (const std::exception& error) {
         run = Error{error.what()};
       }
-      // A kernel that refuses its arguments may refuse the new sizes; a graph that cannot run
-      // here (no kernel, an argument libtorch cannot take) cannot at any size.
-      if (!run.ok() && inputs->kernelRaised)
-        blamed = nodeAtLine(graphs, run.error().line);
-      else
+      if (run.ok()) {
         blamed = firstMismatch(before, shrunk.graph, values, *inputs, request.kernels, shrinker,
                                changes);
-      if (!run.ok() && inputs->kernelRaised && !blamed) {
-        out.note = "sizes not shrunk: the graph does not run at smaller sizes (" +
-                   run.error().message + ")";
-        break;
+      } else {
+        blamed = nodeAtLine(graphs, run.error().line);
+        bool involved = false;
+        if (blamed)
+          for (int64_t size : shrinker.sizesAt(*blamed))
+            involved = involved || changedSize(size, changes) != size;
+        // An error no changed size is seen to be involved in may still come from one (a
+        // resize_ of an input to a size that shrank): the run at the printed sizes decides.
+        if (!involved) {
+          out.note = "sizes not shrunk: the graph does not run at smaller sizes (" +
+                     run.error().message + ")";
+          break;
+        }
       }
     }
     if (!blamed) {

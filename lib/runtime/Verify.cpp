@@ -395,7 +395,8 @@ Result<Run> run(const Graph& graph, const GraphModule* module, const Inputs& inp
 
 /// `running the graph needs ...` with the sizes that account for most of it, and how to run
 /// anyway.
-Error tooLarge(const Error& error, const Graph& graph, const GraphModule* module, bool shrunk) {
+Error tooLarge(const Error& error, const Graph& graph, const GraphModule* module, bool shrunk,
+               const std::vector<std::string>& notes) {
   std::vector<const Graph*> graphs{&graph};
   std::vector<const GraphModule*> pending;
   if (module)
@@ -414,8 +415,11 @@ Error tooLarge(const Error& error, const Graph& graph, const GraphModule* module
   Error out = error;
   if (!sizes.empty())
     out.message += "; the sizes that account for most of it: " + sizes;
-  out.message += shrunk ? "; they could not shrink (see the notes), so run with a larger "
-                          "--memory-limit"
+  std::string why;
+  for (const std::string& note : notes)
+    if (note.starts_with("sizes not shrunk: "))
+      why = " (" + note.substr(18) + ")";
+  out.message += shrunk ? "; they could not shrink" + why + ", so run with a larger --memory-limit"
                         : "; run without --full-size to shrink them";
   return out;
 }
@@ -486,7 +490,7 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
     }
     if (!inputs.ok())
       return inputs.error().message.starts_with("running the graph needs")
-                 ? tooLarge(inputs.error(), before, beforeModule, options.shrink)
+                 ? tooLarge(inputs.error(), before, beforeModule, options.shrink, verdict.notes)
                  : inputs.error();
     // Attributes only the rewrite reads get values too (the same ones a graph reading them
     // would get).

@@ -40,6 +40,8 @@ struct Config : fuzz::PropertyRun {
   bool print = false;
   std::vector<std::string> check; ///< --check FILE...
   bool defunctionalize = false;   ///< the defunctionalization property instead
+  bool shrink = false;            ///< verify at the smallest sizes a plan allows
+  bool listFailures = false;      ///< print each vllm failure's seed and class
   std::optional<unsigned> functionalWeight;
 };
 
@@ -49,7 +51,8 @@ void usage(FILE* out) {
       "                             [--trials N] [--strip-chance P] [--max-statements N]\n"
       "                             [--max-inputs N] [--offset-chance P]\n"
       "                             [--no-minimize] [--coverage] [--print] [--keep-going]\n"
-      "                             [--defunctionalize] [--functional-weight N]\n"
+      "                             [--defunctionalize] [--functional-weight N] [--shrink]\n"
+      "                             [--list-failures]\n"
       "       declone_property_test --check FILE...\n"
       "Generates random FX graphs, runs clone elimination in safe and vllm mode with a random\n"
       "donation, and verifies each rewrite with libtorch. Exit status: 0 when every safe\n"
@@ -65,7 +68,11 @@ void usage(FILE* out) {
       "--defunctionalize checks the defunctionalization pass instead, alone and in both orders\n"
       "with safe clone elimination, on graphs with the functionalized-call family weighted in\n"
       "(--functional-weight, 40 by default there, 0 otherwise, against 99 for the others); its\n"
-      "failures are kept as DIR/defunc-ORDER-KIND-seed-SEED.fx.\n",
+      "failures are kept as DIR/defunc-ORDER-KIND-seed-SEED.fx.\n"
+      "--shrink verifies every rewrite with its sizes shrunk as far as verify's plan allows\n"
+      "(budget 0, no size below 2), to compare the failures found with those at the sizes\n"
+      "generated: shrinking must not hide one. --list-failures prints each vllm failure's\n"
+      "seed and class, to compare two runs.\n",
       out);
 }
 
@@ -108,6 +115,23 @@ struct Evaluation {
   size_t nodes = 0;
 };
 
+/// --shrink: the budget every verification runs with (verify's default otherwise, which the
+/// generated graphs' small sizes always fit). Set once by main, before any graph.
+std::optional<ShrinkBudget> forcedShrink;
+
+/// Verification options for a graph and its donation.
+runtime::VerifyOptions verifyOptions(uint64_t seed, unsigned trials,
+                                     const std::vector<bool>& donated) {
+  runtime::VerifyOptions options;
+  options.seed = seed;
+  options.trials = trials;
+  options.donated = donated;
+  options.kernels = &fuzz::generatedGraphKernels();
+  if (forcedShrink)
+    options.budget = *forcedShrink;
+  return options;
+}
+
 Result<ModeRun> runMode(const Graph& original, std::string_view text, CloneEliminationMode mode,
                         const std::vector<bool>& donated, uint64_t seed, unsigned trials) {
   auto file = readGraphFile(text);
@@ -119,12 +143,8 @@ Result<ModeRun> runMode(const Graph& original, std::string_view text, CloneElimi
   options.donated = donated;
   run.result = eliminateClones(*(*file)->modules.front(), options);
   run.rewritten = writeGraphFile(**file);
-  runtime::VerifyOptions verifyOptions;
-  verifyOptions.seed = seed;
-  verifyOptions.trials = trials;
-  verifyOptions.donated = donated;
-  verifyOptions.kernels = &fuzz::generatedGraphKernels();
-  auto verdict = runtime::verify(original, (*file)->modules.front()->graph, verifyOptions);
+  auto verdict = runtime::verify(original, (*file)->modules.front()->graph,
+                                 verifyOptions(seed, trials, donated));
   if (verdict.ok()) {
     run.verdict = std::move(verdict).value();
     return run;
@@ -157,12 +177,7 @@ Result<Evaluation> evaluate(std::string_view text, const std::vector<bool>& dona
   if (evaluation.safe.runError || evaluation.vllm.runError) {
     // A rewrite that cannot run is a failure of its pass; an original that cannot run is a
     // generator bug.
-    runtime::VerifyOptions options;
-    options.seed = seed;
-    options.trials = trials;
-    options.donated = donated;
-    options.kernels = &fuzz::generatedGraphKernels();
-    auto itself = runtime::verify(graph, graph, options);
+    auto itself = runtime::verify(graph, graph, verifyOptions(seed, trials, donated));
     if (!itself.ok())
       return Error{"the graph cannot run: " + itself.error().format("<graph>")};
   }
@@ -220,6 +235,7 @@ struct Totals {
   std::array<size_t, kNumKeepReasons> vllmOnly{};
   FailureTable safe, vllm;
   std::map<std::string, size_t> ops;
+  size_t shrunkRuns = 0; ///< verifications that ran at smaller sizes than generated
 };
 
 void reportSafeFailure(uint64_t seed, const std::vector<bool>& donated, std::string_view text,
@@ -341,6 +357,7 @@ void printTable(const char* title, const FailureTable& table, bool allClasses) {
 
 void printSummary(const Totals& totals, const Config& config) {
   std::printf("\n%-52s %8zu\n", "graphs tried", totals.graphs);
+  std::printf("%-52s %8zu\n", "verifications at shrunk sizes", totals.shrunkRuns);
   std::printf("%-52s %8zu\n", "clones seen", totals.clones);
   std::printf("%-52s %8zu\n", "removed by safe", totals.safeRemoved);
   for (size_t i = 0; i < kNumKeepReasons; ++i)
@@ -493,6 +510,10 @@ bool parseArguments(int argc, char** argv, Config& config) {
       if (!text)
         return false;
       config.functionalWeight = static_cast<unsigned>(std::max(0, std::atoi(text)));
+    } else if (arg == "--shrink") {
+      config.shrink = true;
+    } else if (arg == "--list-failures") {
+      config.listFailures = true;
     } else if (arg == "--no-minimize") {
       config.minimize = false;
     } else if (arg == "--keep-going") {
@@ -532,6 +553,8 @@ int main(int argc, char** argv) {
   config.graph.functionalWeight = config.functionalWeight.value_or(config.defunctionalize ? 40 : 0);
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
+  if (config.shrink)
+    forcedShrink = ShrinkBudget{0, 0, 2};
   if (config.defunctionalize && !config.print) {
     return fuzz::runDefunctionalizationProperty(config, interrupted);
   }
@@ -577,6 +600,8 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < kNumKeepReasons; ++i)
       totals.safeKept[i] += safeStats.kept[i];
     totals.vllmRemoved += evaluation->vllm.result.stats.removed;
+    for (const ModeRun* run : {&evaluation->safe, &evaluation->vllm})
+      totals.shrunkRuns += run->verdict.sizes.empty() ? 0 : 1;
     const auto& safeRemarks = evaluation->safe.result.remarks;
     const auto& vllmRemarks = evaluation->vllm.result.remarks;
     for (size_t i = 0; i < safeRemarks.size() && i < vllmRemarks.size(); ++i)
@@ -607,6 +632,9 @@ int main(int argc, char** argv) {
                      "safe-seed-" + std::to_string(seed));
       }
     }
+    if (!outcome.vllm.empty() && config.listFailures)
+      std::printf("vllm failure at seed %llu: %s\n", static_cast<unsigned long long>(seed),
+                  std::string(kClasses[classify(outcome.vllm)]).c_str());
     if (!outcome.vllm.empty() &&
         totals.vllm.add(seed, evaluation->nodes, *text, donated, outcome.vllm) &&
         !config.keepDir.empty() && config.unlimited)
