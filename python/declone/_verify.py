@@ -51,6 +51,7 @@ class _NodeFailed(Exception):
 
     def __init__(self, node, error):
         super().__init__()
+        self.node = node
         first = (str(error).strip().splitlines() or [type(error).__name__])[0]
         self.message = f"{node.name} ({_target_name(node)}) raised {type(error).__name__}: {first}"
 
@@ -61,13 +62,15 @@ class _NodeFailed(Exception):
 class Verdict:
     """What verify() found: ``equivalent`` (None when the graphs could not be run: ``error``
     says why), the first ``difference`` (``output 0: stride (5, 1) != (3, 1)``), ``notes``
-    (values compared by metadata only) and the number of ``trials`` run. True when equivalent."""
+    (values compared by metadata only), the number of ``trials`` run and the ``sizes`` the runs
+    used instead of the annotated ones, as (from, to) pairs ([]: as annotated; see _shrink.py).
+    True when equivalent."""
 
-    __slots__ = ("equivalent", "difference", "error", "notes", "trials")
+    __slots__ = ("equivalent", "difference", "error", "notes", "trials", "sizes")
 
-    def __init__(self, equivalent, difference=None, error=None, notes=(), trials=0):
+    def __init__(self, equivalent, difference=None, error=None, notes=(), trials=0, sizes=()):
         self.equivalent, self.difference, self.error = equivalent, difference, error
-        self.notes, self.trials = list(notes), trials
+        self.notes, self.trials, self.sizes = list(notes), trials, list(sizes)
 
     def __bool__(self):
         return self.equivalent is True
@@ -233,11 +236,12 @@ _INDEX_LISTS = frozenset({"index", "_unsafe_index", "index_put", "index_put_", "
                           "_unsafe_index_put"})
 
 
-def _index_bounds(graph, symbols):
+def _index_bounds(graph, symbols, changes=()):
     """For the placeholders whose integer values end up as indices (embedding's into the
     weight's rows, gather's and friends' into self's dimension ``dim``, index's and index_put's
     i-th into self's dimension i), through any op on the way, the smallest extent they index:
-    values beyond it would make the graph fail, not test it (verify's indexBounds)."""
+    values beyond it would make the graph fail, not test it (verify's indexBounds). Extents are
+    read from the metadata, at the sizes ``changes`` gives."""
     bounds = {}
 
     def extent(tensor, dim):
@@ -252,7 +256,7 @@ def _index_bounds(graph, symbols):
         if not 0 <= dim < len(shape):
             return None
         try:
-            return int(symbols.evaluate(shape[dim], tensor.name))
+            return _changed_size(int(symbols.evaluate(shape[dim], tensor.name)), changes)
         except CannotRun:
             return None
 
@@ -298,7 +302,14 @@ def _integer_range(dtype, bound):
     return low, high
 
 
-def _make_tensor(where, meta, symbols, generator, bound):
+def _changed_size(value, changes):
+    if not changes:
+        return value
+    from ._declone import changed_size
+    return changed_size(value, changes)
+
+
+def _make_tensor(where, meta, symbols, generator, bound, changes=()):
     if isinstance(meta, torch.Tensor):
         if meta.layout != torch.strided:
             raise CannotRun(f"{where} is a {meta.layout} tensor: no input is made for it")
@@ -314,6 +325,9 @@ def _make_tensor(where, meta, symbols, generator, bound):
     sizes = [symbols.evaluate(v, where) for v in sizes]
     strides = [symbols.evaluate(v, where) for v in strides]
     offset = symbols.evaluate(offset, where)
+    if changes:
+        from ._shrink import changed_layout
+        sizes, strides, offset = changed_layout(where, sizes, strides, offset, changes)
     if any(size == 0 for size in sizes):
         extent = offset
     else:
@@ -346,14 +360,15 @@ class Inputs:
         self.values, self.attributes, self.symbols = values, attributes, symbols
 
 
-def make_inputs(program, seed, bounds_from=()):
-    """Random inputs for ``program``'s placeholders that honour their metadata; integer inputs
-    that index (in this graph or those of ``bounds_from``) stay within what they index."""
+def make_inputs(program, seed, bounds_from=(), changes=()):
+    """Random inputs for ``program``'s placeholders that honour their metadata (at the sizes
+    ``changes``, (from, to) pairs, gives); integer inputs that index (in this graph or those of
+    ``bounds_from``) stay within what they index."""
     placeholders = program.placeholders
     symbols = _Symbols(placeholders, seed)
     bounds = {}
     for graph in (program.graph, *bounds_from):
-        for node, limit in _index_bounds(graph, symbols).items():
+        for node, limit in _index_bounds(graph, symbols, changes).items():
             bounds[node.name] = min(bounds.get(node.name, limit), limit)
     generator = torch.Generator().manual_seed(seed)
     values = []
@@ -364,7 +379,7 @@ def make_inputs(program, seed, bounds_from=()):
                             "tensor_meta) to make its input from")
         if isinstance(meta, torch.Tensor) or _is_tensor_metadata(meta):
             values.append(_make_tensor(f"placeholder '{node.name}'", meta, symbols, generator,
-                                       bounds.get(node.name)))
+                                       bounds.get(node.name), changes))
         elif _is_sym(meta):
             values.append(symbols.evaluate(meta, f"placeholder '{node.name}'"))
         elif isinstance(meta, (bool, int, float, complex, str, torch.dtype, torch.device,
@@ -373,7 +388,7 @@ def make_inputs(program, seed, bounds_from=()):
         else:
             raise CannotRun(f"placeholder '{node.name}' holds a {type(meta).__name__}: no "
                             "input is made for it")
-    return Inputs(values, program.attribute_values(symbols, generator), symbols)
+    return Inputs(values, program.attribute_values(symbols, generator, changes), symbols)
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -507,21 +522,26 @@ def _holder(graph):
 class _Runner(torch.fx.Interpreter):
     """Runs a graph node by node: devices that are not available mapped to the CPU, the module's
     attributes read from the run's copies, uninitialized memory filled with ``fill`` (0 or 1,
-    or None to leave it), and a failing op reported by node."""
+    or None to leave it), a failing op reported by node, and ``observe(node, value)`` called
+    after each node."""
 
-    def __init__(self, program, attributes, fill):
+    def __init__(self, program, attributes, fill, observe=None):
         super().__init__(_holder(program.graph))
         self.extra_traceback = False
         self.submodules = dict(program.root.named_modules()) if program.root is not None else {}
         self.program, self.attributes, self.fill = program, attributes, fill
+        self.observe = observe
 
     def run_node(self, n):
         try:
-            return super().run_node(n)
+            value = super().run_node(n)
         except _NodeFailed:
             raise
         except Exception as error:  # noqa: BLE001: any failure of the program's own code
             raise _NodeFailed(n, error) from error
+        if self.observe is not None:
+            self.observe(n, value)
+        return value
 
     def fetch_attr(self, target):
         if target in self.attributes:
@@ -574,27 +594,31 @@ class Program:
             value = getattr(value, atom)
         return value
 
-    def attribute_values(self, symbols, generator):
+    def attribute_values(self, symbols, generator, changes=()):
         """The tensors the graph reads from its module, by target (the rest is not copied): their
-        values, or random ones for FakeTensors (a module traced without real state)."""
+        values, or random ones for FakeTensors (a module traced without real state); at the
+        sizes ``changes`` gives, their leading elements."""
         values = {}
         for target in self.attribute_targets():
             value = self.fetch(target)
             if _is_fake(value):
                 values[target] = _make_tensor(f"get_attr {target}", value, symbols, generator,
-                                              None)
+                                              None, changes)
             elif isinstance(value, torch.Tensor):
                 values[target] = value.detach()
+                if changes:
+                    from ._shrink import changed_value
+                    values[target] = changed_value(f"get_attr {target}", values[target], changes)
         return values
 
-    def run(self, inputs, seed, fill=None):
+    def run(self, inputs, seed, fill=None, observe=None):
         """Runs on copies of ``inputs`` (attributes included) with the random generator seeded;
-        raises _NodeFailed when an op fails."""
+        raises _NodeFailed when an op fails. ``observe(node, value)`` sees each node's value."""
         values = [copy_value(v) for v in inputs.values]
         attributes = {}
         for target, value in inputs.attributes.items():
             attributes[target] = copy_value(value).to(_available(value.device))
-        runner = _Runner(self, attributes, fill)
+        runner = _Runner(self, attributes, fill, observe)
         with _real_tensors(), torch.random.fork_rng(devices=[]):
             # Random ops (dropout) draw the same numbers in both graphs: removing a clone does
             # not change the order in which they run.
@@ -609,34 +633,54 @@ def _describe_allocations(nodes):
     return ", ".join(names) + (" and others" if len(nodes) > 3 else "")
 
 
-def verify(before, after, donated_input_ids=(), seed=0, trials=1, root=None):
+def verify(before, after, donated_input_ids=(), seed=0, trials=1, root=None, full_size=False,
+           budget=None):
     """Runs ``before`` and ``after`` (torch.fx Graphs or GraphModules; ``root`` is the module
     their get_attr nodes read, by default the GraphModule or the graph's owning module) on the
     same random inputs, ``trials`` times from ``seed``, and compares them as ``declone verify``
     does. Returns a Verdict: equivalent, not (the first difference), or None with the reason
     the graphs could not be run (no metadata for a placeholder, an op of the original that
-    fails). An op that fails in the rewrite only is a difference."""
+    fails). An op that fails in the rewrite only is a difference. Graphs with static sizes whose
+    run would cost more than ``budget`` (a _shrink.Budget: 512 MiB, 5 s, floor 16 by default)
+    run at smaller sizes, as ``declone verify`` does (Verdict.sizes names them); ``full_size``
+    runs them as annotated."""
     # Inside an Inductor pass a FakeTensorMode may be active: the inputs, the runs and the
     # comparison all need real tensors.
     with _real_tensors():
-        return _verify(before, after, set(donated_input_ids), seed, trials, root)
+        return _verify(before, after, set(donated_input_ids), seed, trials, root, full_size,
+                       budget)
 
 
-def _verify(before, after, donated, seed, trials, root):
+def _verify(before, after, donated, seed, trials, root, full_size, budget):
+    from . import _shrink
+    shrunk = _shrink.Shrunk()
     try:
         original, rewrite = Program(before, root), Program(after, root)
         if len(original.placeholders) != len(rewrite.placeholders):
             raise CannotRun(f"the graphs take different inputs: {len(original.placeholders)} "
                             f"and {len(rewrite.placeholders)} placeholders")
+        if not full_size:
+            shrunk = _shrink.shrink(original, rewrite, seed, budget or _shrink.Budget())
+            original, rewrite = shrunk.original or original, shrunk.rewrite or rewrite
+        changes = shrunk.changes
         two_fills = bool(original.allocations or rewrite.allocations)
         compare = _Comparison(before_sources=_describe_allocations(original.allocations),
                               after_sources=_describe_allocations(rewrite.allocations))
+
+        def verdict(equivalent, difference=None, trials=0):
+            if difference is not None and changes:  # found at these sizes, as the CLI says
+                difference += f" (ran with {_shrink.describe(changes)})"
+            return Verdict(equivalent, difference, notes=shrunk.notes + compare.notes,
+                           trials=trials, sizes=changes)
+
         names = [f"input {i} ({n.name})" for i, n in enumerate(original.placeholders)]
         for trial in range(max(1, trials)):
             trial_seed = seed + trial
-            inputs = make_inputs(original, trial_seed, bounds_from=(rewrite.graph,))
+            inputs = make_inputs(original, trial_seed, bounds_from=(rewrite.graph,),
+                                 changes=changes)
             generator = torch.Generator().manual_seed(trial_seed + 1)
-            for target, value in rewrite.attribute_values(inputs.symbols, generator).items():
+            attributes = rewrite.attribute_values(inputs.symbols, generator, changes)
+            for target, value in attributes.items():
                 inputs.attributes.setdefault(target, value)
             suffix = inputs.symbols.describe()
             suffix = f" (with {suffix})" if suffix else ""
@@ -649,20 +693,21 @@ def _verify(before, after, donated, seed, trials, root):
                 try:
                     second = rewrite.run(inputs, trial_seed, fill)
                 except _NodeFailed as error:
-                    return Verdict(False, f"the rewrite fails where the original runs: {error}"
-                                   + suffix, notes=compare.notes, trials=trial + 1)
+                    return verdict(False, f"the rewrite fails where the original runs: {error}"
+                                   + suffix, trials=trial + 1)
                 runs.append((first, second))
             (first, second), ones = runs[0], runs[1] if two_fills else (None, None)
             found = differences(first, second, donated, before_ones=ones[0],
                                 after_ones=ones[1], input_names=names, comparison=compare)
             if found:
-                return Verdict(False, found[0] + suffix, notes=compare.notes, trials=trial + 1)
-        return Verdict(True, notes=compare.notes, trials=max(1, trials))
+                return verdict(False, found[0] + suffix, trials=trial + 1)
+        return verdict(True, trials=max(1, trials))
     except CannotRun as error:
-        return Verdict(None, error=str(error))
+        return Verdict(None, error=str(error), notes=shrunk.notes, sizes=shrunk.changes)
     except Exception as error:  # noqa: BLE001: torch failing to compare is no verdict either
         first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        return Verdict(None, error=f"cannot compare the graphs' values: {first}")
+        return Verdict(None, error=f"cannot compare the graphs' values: {first}",
+                       notes=shrunk.notes, sizes=shrunk.changes)
 
 
 # --- clone elimination, verified -------------------------------------------------------------

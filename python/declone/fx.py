@@ -499,9 +499,10 @@ def _code_hash():
     global _CODE_HASH
     if _CODE_HASH is None:
         digest = hashlib.sha256()
-        # verify=True decides by _verify.py and _compare.py too; _defunctionalize.py rewrites.
+        # verify=True decides by _verify.py, _shrink.py and _compare.py too;
+        # _defunctionalize.py rewrites.
         here = __file__[:-len("fx.py")]
-        for path in (__file__, here + "_verify.py", here + "_compare.py",
+        for path in (__file__, here + "_verify.py", here + "_shrink.py", here + "_compare.py",
                      here + "_defunctionalize.py", _declone.__file__):
             with open(path, "rb") as source:
                 digest.update(source.read())

@@ -29,6 +29,22 @@ py::handle ImportedGraph::fxNode(std::string_view name) const {
   return found == fxCalls_.end() ? py::handle() : py::handle(found->second);
 }
 
+const SizeShrinker& ImportedGraph::shrinker() {
+  if (!shrinker_) {
+    std::vector<const Graph*> graphs;
+    std::vector<const GraphModule*> pending{&module()};
+    while (!pending.empty()) {
+      const GraphModule* next = pending.back();
+      pending.pop_back();
+      graphs.push_back(&next->graph);
+      for (const auto& child : next->children)
+        pending.push_back(child.get());
+    }
+    shrinker_ = std::make_unique<SizeShrinker>(graphs);
+  }
+  return *shrinker_;
+}
+
 FxImporter::FxImporter(TorchTypes types)
     : types_(std::move(types)),
       liveSchemas_(std::make_shared<SchemaRegistry>(&SchemaRegistry::builtin())), opName_("op"),

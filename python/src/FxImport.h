@@ -1,6 +1,7 @@
 // Builds declone's C++ graph straight from a live torch.fx.Graph, without going through text.
 #pragma once
 
+#include "declone/analysis/SizeShrink.h"
 #include "declone/ir/Graph.h"
 #include "declone/schema/SchemaRegistry.h"
 #include "declone/support/OpenTable.h"
@@ -50,6 +51,10 @@ public:
   [[nodiscard]] size_t clones() const { return clones_; }
   /// How many auto_functionalized(_v2) and triton_kernel_wrapper_functional nodes it has.
   [[nodiscard]] size_t functionalizedCalls() const { return functionalizedCalls_; }
+  /// The size planner of the graph and its nested bodies, made on first use: it holds the
+  /// graph's nodes, so a pass that rewrites the graph must forgetShrinker() first.
+  [[nodiscard]] const SizeShrinker& shrinker();
+  void forgetShrinker() { shrinker_.reset(); }
 
 private:
   friend class FxImporter;
@@ -57,6 +62,7 @@ private:
   size_t clones_ = 0;
   size_t functionalizedCalls_ = 0;
   std::shared_ptr<const SchemaRegistry> schemas_;
+  std::unique_ptr<SizeShrinker> shrinker_;
   /// Strong references keep the names' owners alive while the map is used.
   std::unordered_map<std::string_view, py::object> fxCalls_;
 };

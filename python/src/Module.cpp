@@ -2,6 +2,7 @@
 // declone.fx. Links no libtorch: torch's types arrive as objects from declone.fx.
 #include "FxImport.h"
 #include "declone/analysis/OpModel.h"
+#include "declone/analysis/SizeShrink.h"
 #include "declone/io/Writer.h"
 #include "declone/transforms/CloneElimination.h"
 #include "declone/transforms/Defunctionalization.h"
@@ -9,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <pybind11/stl.h>
+#include <set>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -49,6 +51,7 @@ py::tuple eliminateClones(ImportedGraph& imported, const std::vector<int64_t>& d
   options.mode = parseMode(mode);
   options.schemas = &imported.schemas();
   options.donated = donatedMask(imported.module().graph, donated);
+  imported.forgetShrinker();
   std::vector<declone::Remark> remarks =
       declone::eliminateClones(imported.module(), options).remarks;
   py::list removed;
@@ -74,6 +77,7 @@ py::tuple defunctionalize(ImportedGraph& imported, const std::vector<int64_t>& d
   std::vector<std::string> before;
   for (const declone::Node* node : imported.module().graph)
     before.emplace_back(node->name());
+  imported.forgetShrinker();
   declone::DefunctionalizationResult result = declone::defunctionalize(imported.module(), options);
   py::list rewritten;
   std::unordered_set<std::string_view> calls;
@@ -94,6 +98,67 @@ py::tuple defunctionalize(ImportedGraph& imported, const std::vector<int64_t>& d
         erased.append(name);
   }
   return py::make_tuple(py::cast(std::move(result.remarks)), rewritten, erased);
+}
+
+// --- sizes: the planner of smaller sizes for live verification (declone/_shrink.py) ----------
+
+/// (from, to) pairs, as Python passes and receives a plan.
+using SizePairs = std::vector<std::pair<int64_t, int64_t>>;
+
+std::vector<declone::SizeChange> toChanges(const SizePairs& pairs) {
+  std::vector<declone::SizeChange> changes;
+  for (const auto& [from, to] : pairs)
+    changes.push_back({from, to});
+  return changes;
+}
+
+SizePairs toPairs(const std::vector<declone::SizeChange>& changes) {
+  SizePairs pairs;
+  for (const declone::SizeChange& change : changes)
+    pairs.emplace_back(change.from, change.to);
+  return pairs;
+}
+
+const declone::Node* nodeNamed(const declone::GraphModule& module, std::string_view name) {
+  for (const declone::Node* node : module.graph)
+    if (node->name() == name)
+      return node;
+  for (const auto& child : module.children)
+    if (const declone::Node* node = nodeNamed(*child, name))
+      return node;
+  return nullptr;
+}
+
+/// The sizes a mismatch at the node named `name` may be blamed on, those that account for most
+/// bytes first (the others, largest first, after them).
+std::vector<int64_t> sizesAt(ImportedGraph& imported, const std::string& name) {
+  const declone::Node* node = nodeNamed(imported.module(), name);
+  if (!node)
+    throw py::key_error("the graph has no node named '" + name + "'");
+  const declone::SizeShrinker& shrinker = imported.shrinker();
+  std::set<int64_t> sizes = shrinker.sizesAt(*node);
+  std::vector<int64_t> ranked;
+  for (const auto& [size, bytes] : shrinker.dominantSizes(SIZE_MAX))
+    if (sizes.erase(size))
+      ranked.push_back(size);
+  ranked.insert(ranked.end(), sizes.rbegin(), sizes.rend());
+  return ranked;
+}
+
+/// The size arguments of the graph's calls (nested bodies' excluded: the live graph's own
+/// nodes are what Python edits) that `changes` rewrite, as (node name, position or None,
+/// keyword or None, element or None, new value).
+py::list sizeEdits(ImportedGraph& imported, const SizePairs& pairs) {
+  py::list out;
+  for (const declone::SizeEdit& edit :
+       declone::sizeEdits(imported.module().graph, toChanges(pairs))) {
+    py::object position = edit.position >= 0 ? py::object(py::int_(edit.position)) : py::none();
+    py::object keyword = edit.position >= 0 ? py::none() : py::object(py::str(edit.keyword));
+    py::object element = edit.element >= 0 ? py::object(py::int_(edit.element)) : py::none();
+    out.append(
+        py::make_tuple(std::string(edit.node->name()), position, keyword, element, edit.value));
+  }
+  return out;
 }
 
 } // namespace
@@ -118,6 +183,29 @@ PYBIND11_MODULE(_declone, module) {
       },
       "The ops that change a tensor's sizes, strides, offset or storage in place, as schema "
       "names ('aten::t_'): the op model's list (declone/analysis/OpModel.h).");
+
+  module.def(
+      "changed_size",
+      [](int64_t value, const SizePairs& changes) {
+        return declone::changedSize(value, toChanges(changes));
+      },
+      py::arg("value"), py::arg("changes"),
+      "A size (or offset) after `changes`, (from, to) pairs: itself when none applies, a "
+      "negative one by its magnitude.");
+  module.def(
+      "changed_strides",
+      [](const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+         const std::vector<int64_t>& newSizes, const SizePairs& changes) {
+        return declone::changedStrides(sizes, strides, newSizes, toChanges(changes));
+      },
+      py::arg("sizes"), py::arg("strides"), py::arg("new_sizes"), py::arg("changes"),
+      "The strides a tensor of `sizes` and `strides` has at `new_sizes` (declone::changedStrides): "
+      "dense layouts stay dense in the same order, a gap keeps its width (changed where it is "
+      "itself a changed size); None when the layout cannot follow.");
+  module.def(
+      "describe_size_changes",
+      [](const SizePairs& changes) { return declone::describeSizeChanges(toChanges(changes)); },
+      py::arg("changes"), "'32768 -> 16, 151936 -> 32', as verdicts name the sizes a run used.");
 
   py::class_<declone::Remark> remark(module, "Remark",
                                      "One decision about a clone, or about a copy a "
@@ -197,6 +285,40 @@ PYBIND11_MODULE(_declone, module) {
       .def(
           "text", [](ImportedGraph& self) { return declone::writeGraphFile(self.file()); },
           "The graph in the text format, as `declone print` writes it.")
+      .def(
+          "shrink_plan",
+          [](ImportedGraph& self, uint64_t bytes, double seconds, int64_t floor,
+             const std::set<int64_t>& pinned) {
+            return toPairs(self.shrinker().plan({bytes, seconds, floor}, pinned));
+          },
+          py::arg("bytes"), py::arg("seconds"), py::arg("floor"),
+          py::arg("pinned") = std::set<int64_t>(),
+          "Smaller sizes to run the graph at (declone::SizeShrinker::plan): (from, to) pairs, "
+          "largest first, until a run's estimated bytes and seconds fit or nothing more can "
+          "shrink (no size below `floor`); [] when the graph fits already. `pinned` sizes keep "
+          "their values.")
+      .def(
+          "run_cost",
+          [](ImportedGraph& self, const SizePairs& changes) {
+            declone::RunCost cost = self.shrinker().cost(toChanges(changes));
+            return py::make_tuple(cost.bytes, cost.seconds);
+          },
+          py::arg("changes") = SizePairs(),
+          "The estimated (bytes, seconds) of a run with `changes` ((from, to) pairs).")
+      .def(
+          "dominant_sizes",
+          [](ImportedGraph& self, size_t count) { return self.shrinker().dominantSizes(count); },
+          py::arg("count") = SIZE_MAX,
+          "The sizes that account for most of a run's bytes, as (size, bytes), largest first.")
+      .def("sizes_at", &sizesAt, py::arg("node_name"),
+           "The sizes a value of the node named `node_name` that is not as annotated at smaller "
+           "sizes may be blamed on (its annotation's, its size arguments', its inputs'), those "
+           "that account for most bytes first (dominant_sizes).")
+      .def("size_edits", &sizeEdits, py::arg("changes"),
+           "The size arguments of the graph's calls that `changes` ((from, to) pairs) rewrite, "
+           "as (node name, position, keyword, element, value): args[position] (position None: "
+           "kwargs[keyword]), its element `element` when it is a list (None: itself), becomes "
+           "`value`. Which arguments are sizes is the planner's (declone::sizeEdits).")
       .def_property_readonly("clones", &ImportedGraph::clones,
                              "How many aten.clone nodes the live graph has.")
       .def_property_readonly("functionalized_calls", &ImportedGraph::functionalizedCalls,
