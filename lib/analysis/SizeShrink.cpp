@@ -22,15 +22,17 @@ enum class IntRole : uint8_t {
   Size,      ///< a size or a position along a dimension: shrinks with the sizes
   Dimension, ///< which dimension: untouched, and no size
   Pinned,    ///< something else (a kernel size, a stride, a count): its value may not change
+  Threshold, ///< a Scalar operand compared with values: shrinks with an equal size, and keeps
+             ///< its order against every size
 };
 
 IntRole roleOf(std::string_view op, std::string_view name) {
   static const std::set<std::string_view> dimensions = {
-      "dim",         "dims",   "dim0",       "dim1",       "dim2",
-      "start_dim",   "end_dim", "dimension", "source",     "destination"};
+      "dim",       "dims",    "dim0",      "dim1",   "dim2",
+      "start_dim", "end_dim", "dimension", "source", "destination"};
   static const std::set<std::string_view> sizes = {
-      "size",  "sizes", "shape",           "split_size", "split_sizes", "start",
-      "end",   "step",  "length",          "index",      "num_weights", "normalized_shape"};
+      "size", "sizes", "shape",  "split_size", "split_sizes", "start",
+      "end",  "step",  "length", "index",      "num_weights", "normalized_shape"};
   if (dimensions.count(name))
     return IntRole::Dimension;
   if (op == "as_strided" || op == "as_strided_" || op == "as_strided_scatter")
@@ -40,7 +42,8 @@ IntRole roleOf(std::string_view op, std::string_view name) {
 
 /// Whether schema argument `type` holds integers (int, SymInt, their lists and optionals).
 bool holdsIntegers(const SchemaType& type) {
-  return type.kind == SchemaType::Kind::Other && (type.element == "int" || type.element == "SymInt");
+  return type.kind == SchemaType::Kind::Other &&
+         (type.element == "int" || type.element == "SymInt");
 }
 
 const OpSchema* schemaOf(const Node& node) {
@@ -53,16 +56,19 @@ const OpSchema* schemaOf(const Node& node) {
 
 /// Calls fn(arg, role, position, keyword) for each integer-holding argument of `node`: with the
 /// schema's name for it, else Pinned. Arange's Scalar bounds count as sizes.
-template <class ArgT, class Fn> void forEachIntArgument(const Node& node, std::span<ArgT> args,
-                                                         std::span<const KwArg> kwargs, Fn&& fn) {
+template <class ArgT, class Fn>
+void forEachIntArgument(const Node& node, std::span<ArgT> args, std::span<const KwArg> kwargs,
+                        Fn&& fn) {
   const OpSchema* schema = schemaOf(node);
   std::string_view op = schema ? std::string_view(schema->name) : std::string_view();
   auto roleFor = [&](const SchemaArgument* parameter) -> std::optional<IntRole> {
     if (!parameter)
       return IntRole::Pinned;
-    bool arange = op == "arange" && parameter->type.element == "Scalar";
-    if (!arange && !holdsIntegers(parameter->type))
-      return std::nullopt; // a Scalar, a tensor, ...: not an integer of the sizes
+    bool scalar = parameter->type.element == "Scalar";
+    if (scalar && op != "arange")
+      return IntRole::Threshold; // `lt(arange(n), 3000)`, `ge(ids, vocab_size)`
+    if (!scalar && !holdsIntegers(parameter->type))
+      return std::nullopt; // a tensor, a float, ...: not an integer of the sizes
     return roleOf(op, parameter->name);
   };
   for (size_t i = 0; i < args.size(); ++i) {
@@ -146,6 +152,14 @@ const Arg* reducedArgument(const Node& node) {
   return index < node.args().size() ? &node.args()[index] : nullptr;
 }
 
+/// Ops whose result has their input's elements in another shape.
+bool reshapes(std::string_view op) {
+  static const std::set<std::string_view> ops = {"view",      "reshape",        "_unsafe_view",
+                                                 "view_copy", "_reshape_alias", "_reshape_copy",
+                                                 "flatten",   "unflatten"};
+  return ops.count(op) > 0;
+}
+
 int64_t mapped(const std::map<int64_t, int64_t>& sigma, int64_t value) {
   auto found = sigma.find(std::abs(value));
   if (found == sigma.end())
@@ -174,16 +188,19 @@ std::string describeSizeChanges(std::span<const SizeChange> changes) {
   return out;
 }
 
-SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs) {
+SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs, size_t costed) {
   auto addValue = [&](int64_t value) {
     if (std::abs(value) >= 2)
       values_.insert(std::abs(value));
   };
-  for (const Graph* graph : graphs) {
-    for (const Node* node : *graph) {
+  for (size_t index = 0; index < graphs.size(); ++index) {
+    bool counted = index < costed;
+    for (const Node* node : *graphs[index]) {
       std::optional<std::vector<int64_t>> sizes = constantSizes(node->type());
       if (sizes) {
-        tensors_.push_back({node, *sizes, elementSize(node->type().tensor->dtype), isView(*node)});
+        if (counted)
+          tensors_.push_back(
+              {node, *sizes, elementSize(node->type().tensor->dtype), isView(*node)});
         for (int64_t size : *sizes)
           if (size >= 2 && size < kLargestSize)
             sizes_.insert(size);
@@ -209,38 +226,41 @@ SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs) {
           });
       }
       std::optional<int64_t> dim;
-      const Node* self = nullptr;
-      std::vector<int64_t> bounds;
-      forEachIntArgument(*node, node->args(), node->kwargs(),
-                         [&](const Arg& arg, IntRole role, int position, std::string_view keyword) {
-                           std::string_view name =
-                               schema && position >= 0 &&
-                                       size_t(position) < schema->arguments.size()
-                                   ? std::string_view(schema->arguments[position].name)
-                                   : keyword;
-                           forEachInteger(arg, [&](int64_t value, int) {
-                             addValue(value);
-                             if (role == IntRole::Pinned && std::abs(value) >= 2)
-                               pinned_.insert(std::abs(value));
-                             if (role == IntRole::Dimension && (name == "dim" || name == "dimension"))
-                               dim = value;
-                             if (role == IntRole::Size && name != "size" && name != "sizes" &&
-                                 name != "shape" && name != "normalized_shape")
-                               bounds.push_back(value);
-                           });
-                         });
-      if (schema && !node->args().empty() && node->args()[0].isNode())
-        self = node->args()[0].node();
-      // A bound along a dimension keeps its order against that dimension's size.
-      if (dim && self && !bounds.empty())
-        if (std::optional<std::vector<int64_t>> selfSizes = constantSizes(self->type())) {
+      std::vector<std::pair<std::string_view, int64_t>> bounds;
+      forEachIntArgument(
+          *node, node->args(), node->kwargs(),
+          [&](const Arg& arg, IntRole role, int position, std::string_view keyword) {
+            std::string_view name =
+                schema && position >= 0 && size_t(position) < schema->arguments.size()
+                    ? std::string_view(schema->arguments[position].name)
+                    : keyword;
+            forEachInteger(arg, [&](int64_t value, int) {
+              addValue(value);
+              if (role == IntRole::Pinned && std::abs(value) >= 2)
+                pinned_.insert(std::abs(value));
+              if (role == IntRole::Threshold && std::abs(value) >= 2 &&
+                  std::abs(value) < kLargestSize)
+                thresholds_.insert(std::abs(value));
+              if (role == IntRole::Dimension && (name == "dim" || name == "dimension"))
+                dim = value;
+              if (role == IntRole::Size && name != "size" && name != "sizes" && name != "shape" &&
+                  name != "normalized_shape")
+                bounds.push_back({name, value});
+            });
+          });
+      if (dim && schema && !bounds.empty() && !node->args().empty() && node->args()[0].isNode())
+        if (std::optional<std::vector<int64_t>> selfSizes =
+                constantSizes(node->args()[0].node()->type())) {
           int64_t rank = static_cast<int64_t>(selfSizes->size());
           int64_t at = *dim < 0 ? *dim + rank : *dim;
           if (at >= 0 && at < rank)
-            for (int64_t bound : bounds)
-              orders_.push_back({std::abs(bound), (*selfSizes)[size_t(at)]});
+            addPositions((*selfSizes)[size_t(at)], bounds);
         }
-      if (const Arg* reduced = reducedArgument(*node); reduced && reduced->isNode())
+      if (schema && reshapes(schema->name) && sizes && !node->args().empty() &&
+          node->args()[0].isNode())
+        if (std::optional<std::vector<int64_t>> in = constantSizes(node->args()[0].node()->type()))
+          addProducts(*in, *sizes);
+      if (const Arg* reduced = reducedArgument(*node); counted && reduced && reduced->isNode())
         if (std::optional<std::vector<int64_t>> operand = constantSizes(reduced->node()->type());
             operand && !operand->empty())
           work_.push_back({node, double(operand->back())});
@@ -248,11 +268,103 @@ SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs) {
   }
 }
 
+int64_t SizeShrinker::Position::at(int64_t extent, const std::map<int64_t, int64_t>& sigma) const {
+  int64_t out = fromEnd ? mapped(sigma, extent) : 0;
+  for (int64_t term : terms)
+    out += mapped(sigma, term);
+  return out;
+}
+
+void SizeShrinker::addPositions(int64_t extent,
+                                std::span<const std::pair<std::string_view, int64_t>> bounds) {
+  std::set<Position>& positions = positions_[extent];
+  positions.insert(Position{false, {}});
+  positions.insert(Position{true, {}});
+  // A bound past either end is clamped there by the kernel, and is kept past it.
+  auto position = [&](int64_t value) {
+    if (value >= kLargestSize)
+      return Position{true, {}};
+    if (value <= -kLargestSize)
+      return Position{false, {}};
+    return value < 0 ? Position{true, {value}} : Position{false, {value}};
+  };
+  std::optional<Position> start;
+  std::vector<int64_t> splits;
+  for (const auto& [name, value] : bounds) {
+    if (name == "split_sizes") {
+      splits.push_back(value);
+      continue;
+    }
+    Position at = position(value);
+    if (name == "start")
+      start = at;
+    if (name == "length" && start) { // narrow: the end is start + length
+      at = *start;
+      at.terms.push_back(value);
+    }
+    positions.insert(at);
+  }
+  // split_with_sizes: each chunk ends where the sizes before it add up to.
+  Position end{false, {}};
+  for (int64_t size : splits) {
+    end.terms.push_back(size);
+    positions.insert(end);
+  }
+}
+
+void SizeShrinker::addProducts(std::span<const int64_t> in, std::span<const int64_t> out) {
+  // Dimensions group as reshape's stride computation groups them: runs of each side with
+  // equal products.
+  size_t i = 0, j = 0;
+  while (i < in.size() && j < out.size()) {
+    std::vector<int64_t> from{in[i++]}, to{out[j++]};
+    double left = double(from[0]), right = double(to[0]);
+    while (left != right) {
+      if (left < right && i < in.size())
+        left *= double(from.emplace_back(in[i++]));
+      else if (right < left && j < out.size())
+        right *= double(to.emplace_back(out[j++]));
+      else
+        return; // no element count in common (a size-0 tensor): nothing to keep
+    }
+    if (from != to && left >= 2)
+      products_.insert({std::move(from), std::move(to)});
+  }
+}
+
 bool SizeShrinker::keepsRelations(const std::map<int64_t, int64_t>& sigma) const {
-  for (const Order& order : orders_)
-    if (sign(mapped(sigma, order.bound) - mapped(sigma, order.extent)) !=
-        sign(order.bound - order.extent))
+  // A value that cannot change (a threshold, a diagonal, a kernel size) stays below every size
+  // it was below: a mask or a band over a dimension keeps its shape.
+  for (const auto& [from, to] : sigma) {
+    auto below = pinned_.lower_bound(from);
+    if (below != pinned_.begin() && *std::prev(below) >= to)
       return false;
+  }
+  // A threshold keeps its order against every size (a mask stays partial, or stays empty).
+  for (int64_t threshold : thresholds_)
+    for (int64_t size : sizes_)
+      if (sign(mapped(sigma, threshold) - mapped(sigma, size)) != sign(threshold - size))
+        return false;
+  for (const auto& [from, to] : products_) {
+    double left = 1, right = 1;
+    for (int64_t size : from)
+      left *= double(mapped(sigma, size));
+    for (int64_t size : to)
+      right *= double(mapped(sigma, size));
+    if (left != right)
+      return false;
+  }
+  for (const auto& [extent, positions] : positions_) {
+    std::vector<int64_t> before, after;
+    for (const Position& position : positions) {
+      before.push_back(position.at(extent, {}));
+      after.push_back(position.at(extent, sigma));
+    }
+    for (size_t i = 0; i < before.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (sign(after[i] - after[j]) != sign(before[i] - before[j]))
+          return false;
+  }
   return true;
 }
 
@@ -391,7 +503,7 @@ std::set<int64_t> SizeShrinker::sizesAt(const Node& node) const {
   if (node.isCall())
     forEachIntArgument(node, node.args(), node.kwargs(),
                        [&](const Arg& arg, IntRole role, int, std::string_view) {
-                         if (role == IntRole::Size)
+                         if (role == IntRole::Size || role == IntRole::Threshold)
                            forEachInteger(arg, [&](int64_t value, int) {
                              if (std::abs(value) >= 2)
                                out.insert(std::abs(value));
@@ -408,7 +520,7 @@ std::vector<SizeEdit> sizeEdits(const Graph& graph, std::span<const SizeChange> 
       continue;
     forEachIntArgument(*node, node->args(), node->kwargs(),
                        [&](const Arg& arg, IntRole role, int position, std::string_view keyword) {
-                         if (role != IntRole::Size)
+                         if (role != IntRole::Size && role != IntRole::Threshold)
                            return;
                          forEachInteger(arg, [&](int64_t value, int element) {
                            int64_t changed = mapped(sigma, value);

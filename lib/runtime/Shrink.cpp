@@ -28,8 +28,7 @@ bool restoreLines(const Graph& original, Graph& copy) {
 }
 
 bool restoreModuleLines(const GraphModule& original, GraphModule& copy) {
-  if (!restoreLines(original.graph, copy.graph) ||
-      original.children.size() != copy.children.size())
+  if (!restoreLines(original.graph, copy.graph) || original.children.size() != copy.children.size())
     return false;
   for (size_t i = 0; i < original.children.size(); ++i)
     if (!restoreModuleLines(*original.children[i], *copy.children[i]))
@@ -146,9 +145,10 @@ bool fromStandIn(const Node& node, const MissingKernels* kernels) {
     target = node.args()[0].op;
   if (target->kind != Target::Kind::Op)
     return false;
-  std::string overload = target->overload == "default" ? std::string() : std::string(target->overload);
-  return isStandIn(kernels, {std::string(target->opNamespace) + "::" + std::string(target->opName),
-                             overload});
+  std::string overload =
+      target->overload == "default" ? std::string() : std::string(target->overload);
+  return isStandIn(
+      kernels, {std::string(target->opNamespace) + "::" + std::string(target->opName), overload});
 }
 
 /// Which dimensions step fastest, which do not step, and whether the layout is contiguous: what
@@ -202,7 +202,8 @@ const Node* firstMismatch(const Graph& original, const Graph& copy,
     if (!node->isCall())
       continue;
     bool inputsFaithful = true;
-    node->forEachInput([&](const Node* input) { inputsFaithful = inputsFaithful && faithful[input->order()]; });
+    node->forEachInput(
+        [&](const Node* input) { inputsFaithful = inputsFaithful && faithful[input->order()]; });
     const c10::IValue& value = values[node->order()];
     const TypeAnnotation& type = node->type();
     if (!inputsFaithful) {
@@ -254,9 +255,8 @@ Result<std::unique_ptr<GraphFile>> copyGraph(const Graph& graph, const GraphModu
   if (!copy.ok())
     return copy.error();
   GraphFile& file = **copy;
-  bool restored = !file.modules.empty() &&
-                  (module ? restoreModuleLines(*module, *file.modules[0])
-                          : restoreLines(graph, file.modules[0]->graph));
+  bool restored = !file.modules.empty() && (module ? restoreModuleLines(*module, *file.modules[0])
+                                                   : restoreLines(graph, file.modules[0]->graph));
   if (!restored)
     return Error{"the graph does not read back as it was printed"};
   return copy;
@@ -270,7 +270,14 @@ Result<ShrunkGraphs> shrinkGraphs(const Graph& before, const GraphModule* before
     collectGraphs(*beforeModule, graphs);
   else
     graphs.push_back(&before);
-  SizeShrinker shrinker(graphs);
+  // The rewrite's values constrain the plan too (a bound or a count only it has), though only
+  // the original is run to check it; its costs are not counted.
+  std::vector<const Graph*> both = graphs;
+  if (afterModule)
+    collectGraphs(*afterModule, both);
+  else
+    both.push_back(&after);
+  SizeShrinker shrinker(both, graphs.size());
   ShrunkGraphs out;
   out.fullCost = shrinker.cost({});
   std::vector<std::pair<int64_t, uint64_t>> dominant = shrinker.dominantSizes(SIZE_MAX);
@@ -280,9 +287,13 @@ Result<ShrunkGraphs> shrinkGraphs(const Graph& before, const GraphModule* before
         return i;
     return dominant.size();
   };
+  // The run must fit the memory limit too, whose estimate counts an input up to five times.
+  ShrinkBudget budget = request.budget;
+  if (request.memoryLimit)
+    budget.bytes = std::min(budget.bytes, request.memoryLimit / 5);
   std::set<int64_t> pinned;
   for (int attempt = 0; attempt < 32; ++attempt) {
-    std::vector<SizeChange> changes = shrinker.plan(request.budget, pinned);
+    std::vector<SizeChange> changes = shrinker.plan(budget, pinned);
     if (changes.empty())
       break;
     Result<std::unique_ptr<GraphFile>> copy = copyGraph(before, beforeModule);
@@ -295,8 +306,8 @@ Result<ShrunkGraphs> shrinkGraphs(const Graph& before, const GraphModule* before
       // The original at the new sizes: every value as its annotation says at those sizes.
       InputOptions options{request.symbolHints, request.integers, request.memoryLimit, 2};
       Result<Inputs> inputs = makeInputs(shrunk.graph, request.seed, options);
-      Status attributes = inputs.ok() ? addAttributes(shrunk.graph, request.seed, *inputs)
-                                      : Status(inputs.error());
+      Status attributes =
+          inputs.ok() ? addAttributes(shrunk.graph, request.seed, *inputs) : Status(inputs.error());
       if (!attributes.ok()) {
         // Too large to check even at these sizes, or inputs that cannot be made at any: the
         // run at the printed sizes says which.

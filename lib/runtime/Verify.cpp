@@ -424,52 +424,10 @@ Error tooLarge(const Error& error, const Graph& graph, const GraphModule* module
   return out;
 }
 
-Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModule,
-                             const Graph& after, const GraphModule* afterModule,
-                             const VerifyOptions& options) {
-  size_t beforeInputs = before.placeholders().size();
-  size_t afterInputs = after.placeholders().size();
-  if (beforeInputs != afterInputs)
-    return Error{"the graphs take different inputs: " + std::to_string(beforeInputs) + " and " +
-                 std::to_string(afterInputs) + " placeholders"};
-  Verdict verdict;
-  detail::ShrunkGraphs shrunk;
-  if (options.shrink) {
-    detail::ShrinkRequest request{options.budget,
-                                  options.seed,
-                                  {options.intLow, options.intHigh},
-                                  options.symbolHints,
-                                  options.kernels,
-                                  options.memoryLimit};
-    Result<detail::ShrunkGraphs> planned =
-        detail::shrinkGraphs(before, beforeModule, after, afterModule, request);
-    if (!planned.ok())
-      return planned.error();
-    shrunk = std::move(planned).value();
-    if (!shrunk.note.empty())
-      verdict.notes.push_back(shrunk.note);
-  }
-  if (options.estimated)
-    options.estimated(shrunk.changes, shrunk.before ? shrunk.cost : shrunk.fullCost,
-                      shrunk.fullCost);
-  if (shrunk.before) {
-    verdict.sizes = shrunk.changes;
-    GraphModule& runBefore = *shrunk.before->modules[0];
-    GraphModule& runAfter = *shrunk.after->modules[0];
-    VerifyOptions rest = options;
-    rest.shrink = false;
-    rest.estimated = nullptr;
-    Result<Verdict> result =
-        verifyGraphs(runBefore.graph, beforeModule ? &runBefore : nullptr, runAfter.graph,
-                     afterModule ? &runAfter : nullptr, rest);
-    if (!result.ok())
-      return result;
-    result->sizes = verdict.sizes;
-    result->notes.insert(result->notes.begin(), verdict.notes.begin(), verdict.notes.end());
-    if (!result->equivalent)
-      result->difference += " (ran with " + describeSizeChanges(verdict.sizes) + ")";
-    return result;
-  }
+/// The graphs run at the sizes they print, `verdict` holding the notes so far.
+Result<Verdict> verifyAsPrinted(const Graph& before, const GraphModule* beforeModule,
+                                const Graph& after, const GraphModule* afterModule,
+                                const VerifyOptions& options, Verdict verdict) {
   // Graphs that leave memory uninitialized run twice, with two fills of it, to tell which values
   // come from it; the others once, their values depending on the inputs alone.
   SourceNames beforeSources(before, beforeModule), afterSources(after, afterModule);
@@ -599,6 +557,50 @@ Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModul
   return verdict;
 }
 
+Result<Verdict> verifyGraphs(const Graph& before, const GraphModule* beforeModule,
+                             const Graph& after, const GraphModule* afterModule,
+                             const VerifyOptions& options) {
+  size_t beforeInputs = before.placeholders().size();
+  size_t afterInputs = after.placeholders().size();
+  if (beforeInputs != afterInputs)
+    return Error{"the graphs take different inputs: " + std::to_string(beforeInputs) + " and " +
+                 std::to_string(afterInputs) + " placeholders"};
+  Verdict verdict;
+  detail::ShrunkGraphs shrunk;
+  if (options.shrink) {
+    detail::ShrinkRequest request{
+        options.budget,      options.seed,    {options.intLow, options.intHigh},
+        options.symbolHints, options.kernels, options.memoryLimit};
+    Result<detail::ShrunkGraphs> planned =
+        detail::shrinkGraphs(before, beforeModule, after, afterModule, request);
+    if (!planned.ok())
+      return planned.error();
+    shrunk = std::move(planned).value();
+    if (!shrunk.note.empty())
+      verdict.notes.push_back(shrunk.note);
+  }
+  if (options.estimated)
+    options.estimated(shrunk.changes, shrunk.before ? shrunk.cost : shrunk.fullCost,
+                      shrunk.fullCost);
+  if (shrunk.before) {
+    verdict.sizes = shrunk.changes;
+    GraphModule& runBefore = *shrunk.before->modules[0];
+    GraphModule& runAfter = *shrunk.after->modules[0];
+    VerifyOptions rest = options;
+    rest.shrink = false;
+    rest.estimated = nullptr;
+    Result<Verdict> result = verifyGraphs(runBefore.graph, beforeModule ? &runBefore : nullptr,
+                                          runAfter.graph, afterModule ? &runAfter : nullptr, rest);
+    if (!result.ok())
+      return result;
+    result->sizes = verdict.sizes;
+    result->notes.insert(result->notes.begin(), verdict.notes.begin(), verdict.notes.end());
+    if (!result->equivalent)
+      result->difference += " (ran with " + describeSizeChanges(verdict.sizes) + ")";
+    return result;
+  }
+  return verifyAsPrinted(before, beforeModule, after, afterModule, options, std::move(verdict));
+}
 } // namespace
 
 /// verifyGraphs, with what libtorch throws while comparing (a layout or dtype it has no kernel

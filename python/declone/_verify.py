@@ -256,9 +256,13 @@ def _index_bounds(graph, symbols, changes=()):
         if not 0 <= dim < len(shape):
             return None
         try:
-            return _changed_size(int(symbols.evaluate(shape[dim], tensor.name)), changes)
+            size = int(symbols.evaluate(shape[dim], tensor.name))
         except CannotRun:
             return None
+        if changes:
+            from ._declone import changed_size
+            size = changed_size(size, changes)
+        return size
 
     def bound(index, limit):
         if not isinstance(index, torch.fx.Node) or limit is None or limit <= 0:
@@ -300,13 +304,6 @@ def _integer_range(dtype, bound):
     info = torch.iinfo(dtype)
     low, high = max(low, info.min), min(high, info.max + 1)
     return low, high
-
-
-def _changed_size(value, changes):
-    if not changes:
-        return value
-    from ._declone import changed_size
-    return changed_size(value, changes)
 
 
 def _make_tensor(where, meta, symbols, generator, bound, changes=()):

@@ -54,6 +54,8 @@ struct Evaluation {
 /// The verifier's first difference, by kind (as the clone property classifies them).
 std::string differenceKind(std::string_view difference) {
   auto has = [&](std::string_view word) { return difference.find(word) != std::string_view::npos; };
+  if (difference.starts_with("the rewrite raises where the original does not"))
+    return "run-error";
   if (difference.starts_with("input "))
     return "verify-input-mutation";
   if (has(": aliases "))

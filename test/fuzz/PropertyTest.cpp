@@ -78,14 +78,15 @@ void usage(FILE* out) {
 
 /// The kinds of first difference, as the verifier words them.
 /// "run-error": the rewrite no longer runs (the original does), e.g. an out= write that now
-/// overlaps its input.
+/// overlaps its input; verify reports it as a difference ("the rewrite raises ...").
 constexpr std::array<std::string_view, 8> kClasses = {
     "values",         "stride",   "storage-offset", "size",
     "input-mutation", "aliasing", "run-error",      "other"};
 
 size_t classify(std::string_view difference) {
   auto has = [&](std::string_view word) { return difference.find(word) != std::string_view::npos; };
-  if (difference.starts_with("cannot run: "))
+  if (difference.starts_with("cannot run: ") ||
+      difference.starts_with("the rewrite raises where the original does not"))
     return 6;
   if (difference.starts_with("input "))
     return 4;

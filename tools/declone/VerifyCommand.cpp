@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -49,6 +50,12 @@ bool parseIntRange(const std::string& text, int64_t& low, int64_t& high) {
 /// when one is malformed.
 bool parseShrinkFlags(const VerifyFlags& flags, runtime::VerifyOptions& options) {
   options.shrink = !flags.fullSize;
+  if (flags.fullSize &&
+      (!flags.budget.empty() || !flags.timeBudget.empty() || !flags.shrinkFloor.empty())) {
+    reportUsageError("--full-size runs at the printed sizes: --budget, --time-budget and "
+                     "--shrink-floor do not apply");
+    return false;
+  }
   if (!flags.budget.empty()) {
     std::optional<uint64_t> bytes = parseByteSize(flags.budget);
     if (!bytes) {
@@ -62,7 +69,7 @@ bool parseShrinkFlags(const VerifyFlags& flags, runtime::VerifyOptions& options)
     auto [end, ec] = std::from_chars(flags.timeBudget.data(),
                                      flags.timeBudget.data() + flags.timeBudget.size(), seconds);
     if (ec != std::errc() || end != flags.timeBudget.data() + flags.timeBudget.size() ||
-        !(seconds >= 0)) {
+        !(seconds >= 0) || !std::isfinite(seconds)) {
       reportUsageError("--time-budget takes a number of seconds, not '" + flags.timeBudget + "'");
       return false;
     }
@@ -250,8 +257,8 @@ int runVerify(std::span<const std::string_view> args) {
                             const RunCost& printed) {
       std::cerr << "verify: " << describeCost(cost)
                 << (sizes.empty() ? std::string(" at the printed sizes")
-                                  : " at " + describeSizeChanges(sizes) + " (as printed: " +
-                                        describeCost(printed) + ")")
+                                  : " at " + describeSizeChanges(sizes) +
+                                        " (as printed: " + describeCost(printed) + ")")
                 << '\n';
     };
   }
@@ -275,8 +282,7 @@ int runVerify(std::span<const std::string_view> args) {
   }
   std::cout << "equivalent (" << verdict->trialsRun << " run"
             << (verdict->trialsRun == 1 ? "" : "s") << describeSizes(*verdict)
-            << (standIns.empty() ? "" : "; " + standIns)
-            << ")\n";
+            << (standIns.empty() ? "" : "; " + standIns) << ")\n";
   return kSuccess;
 }
 

@@ -54,18 +54,29 @@ struct SizeEdit {
 /// be the same dimension wherever it stands; a plan keeps:
 /// - equalities and distinctness: sizes stay distinct from each other and from every other
 ///   value the graph holds (no two dimensions become equal by accident);
-/// - products: a multiple of a shrunk size shrinks with it (12288 = 8 x 1536 -> 8 x 96);
+/// - multiples: a multiple of a shrunk size shrinks with it (12288 = 8 x 1536 -> 8 x 96);
 /// - size-1 (and 0) dimensions, which no plan touches;
-/// - where a slice, narrow, select or split falls: each of its bounds keeps its order against the
-///   size of the dimension it indexes (a partial slice stays partial);
+/// - where a slice, narrow, select or split falls: the places bounds index along a dimension
+///   (negative ones from its end, narrow's end at start + length, split_with_sizes' running sums)
+///   keep their order against each other, 0 and the dimension's size, for every dimension of
+///   that size (a partial slice stays partial, overlapping ones overlap, the last row stays the
+///   last);
 /// - values it cannot place: integers in other arguments (kernel sizes, strides, pads, chunk
-///   counts, Python arithmetic, getitem slices) are pinned, and so is every size equal to them.
+///   counts, Python arithmetic, getitem slices) are pinned, and so is every size equal to them;
+///   a pinned value stays below every size it was below (a band `tril(x, 3000)` over a
+///   dimension of 4096 keeps its upper part);
+/// - thresholds: an integer Scalar operand shrinks with a size it equals and keeps its order
+///   against every size (a mask `lt(arange(n), 3000)` over n = 4096 keeps its false part);
+/// - products: the groups of dimensions a view or reshape maps onto each other keep equal
+///   products ([8, 1536] -> [12288] shrinks 1536 and 12288 by one factor, or neither).
 /// Divisibility by 16 and 3 (which splits rely on) is kept where the size had it. What the
 /// plan cannot see (a view's product of two shrunk sizes, an op's own size rule), running the
 /// shrunk graph checks: see runtime::verify.
 class SizeShrinker {
 public:
-  explicit SizeShrinker(std::span<const Graph* const> graphs);
+  /// Only the first `costed` graphs count towards a run's cost (all of them by default); the
+  /// others' values constrain the plan (a rewrite's).
+  explicit SizeShrinker(std::span<const Graph* const> graphs, size_t costed = SIZE_MAX);
 
   /// Changes, largest contribution first, until the estimated cost fits `budget` or nothing
   /// more can shrink; none when it fits already. `pinned` sizes keep their values.
@@ -86,9 +97,16 @@ private:
     uint64_t elementBytes;
     bool view;
   };
-  struct Order {
-    int64_t bound, extent; ///< a slice bound and the size of the dimension it indexes
+  /// A place along a dimension of size `extent`: the sum of `terms` (sizes, signed), counted
+  /// from the end when `fromEnd` (a negative index).
+  struct Position {
+    bool fromEnd = false;
+    std::vector<int64_t> terms;
+    [[nodiscard]] int64_t at(int64_t extent, const std::map<int64_t, int64_t>& sigma) const;
+    friend auto operator<=>(const Position&, const Position&) = default;
   };
+  void addProducts(std::span<const int64_t> in, std::span<const int64_t> out);
+  void addPositions(int64_t extent, std::span<const std::pair<std::string_view, int64_t>> bounds);
   [[nodiscard]] bool keepsRelations(const std::map<int64_t, int64_t>& sigma) const;
   [[nodiscard]] RunCost costOf(const std::map<int64_t, int64_t>& sigma) const;
   /// The bytes of the tensors each size occurs in, at the sizes `sigma` gives, largest first.
@@ -100,7 +118,12 @@ private:
   std::set<int64_t> sizes_;                          ///< every size of the graphs
   std::set<int64_t> values_;                         ///< every integer of the graphs
   std::set<int64_t> pinned_;
-  std::vector<Order> orders_;
+  std::set<int64_t> thresholds_; ///< Scalar operands of comparisons and arithmetic
+  /// Groups of dimensions a reshape maps onto each other: their products stay equal.
+  std::set<std::pair<std::vector<int64_t>, std::vector<int64_t>>> products_;
+  /// Per dimension size, the places slices, narrows, selects and splits index along it: their
+  /// order is kept (a partial slice stays partial, two overlapping ones overlap).
+  std::map<int64_t, std::set<Position>> positions_;
 };
 
 /// The size arguments of `graph`'s calls that `changes` rewrite.
