@@ -193,14 +193,23 @@ SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs, size_t costed) 
     if (std::abs(value) >= 2)
       values_.insert(std::abs(value));
   };
+  struct RawTensor {
+    std::vector<int64_t> sizes;
+    uint64_t elementBytes;
+    bool view, computed;
+  };
+  std::vector<RawTensor> raw;
+  std::unordered_map<const Node*, size_t> madeBy;
   for (size_t index = 0; index < graphs.size(); ++index) {
     bool counted = index < costed;
     for (const Node* node : *graphs[index]) {
       std::optional<std::vector<int64_t>> sizes = constantSizes(node->type());
       if (sizes) {
-        if (counted)
-          tensors_.push_back(
-              {node, *sizes, elementSize(node->type().tensor->dtype), isView(*node)});
+        if (counted) {
+          madeBy[node] = raw.size();
+          raw.push_back(
+              {*sizes, elementSize(node->type().tensor->dtype), isView(*node), node->isCall()});
+        }
         for (int64_t size : *sizes)
           if (size >= 2 && size < kLargestSize)
             sizes_.insert(size);
@@ -263,9 +272,39 @@ SizeShrinker::SizeShrinker(std::span<const Graph* const> graphs, size_t costed) 
       if (const Arg* reduced = reducedArgument(*node); counted && reduced && reduced->isNode())
         if (std::optional<std::vector<int64_t>> operand = constantSizes(reduced->node()->type());
             operand && !operand->empty())
-          work_.push_back({node, double(operand->back())});
+          if (auto made = madeBy.find(node); made != madeBy.end())
+            work_.push_back({made->second, operand->back()});
     }
   }
+  // Sizes by index, so that a run's cost is array arithmetic however many sizes a plan changes.
+  sizeList_.assign(sizes_.begin(), sizes_.end());
+  for (const RawTensor& tensor : raw) {
+    Tensor out;
+    out.elementBytes = tensor.elementBytes;
+    out.view = tensor.view;
+    out.computed = tensor.computed;
+    for (int64_t size : tensor.sizes) {
+      auto found = std::lower_bound(sizeList_.begin(), sizeList_.end(), size);
+      if (found != sizeList_.end() && *found == size)
+        out.dims.push_back(uint32_t(found - sizeList_.begin()));
+      else
+        out.fixed *= double(size);
+    }
+    out.distinct = out.dims;
+    std::sort(out.distinct.begin(), out.distinct.end());
+    out.distinct.erase(std::unique(out.distinct.begin(), out.distinct.end()), out.distinct.end());
+    tensors_.push_back(std::move(out));
+  }
+}
+
+std::vector<double> SizeShrinker::scaled(const std::map<int64_t, int64_t>& sigma) const {
+  std::vector<double> out(sizeList_.begin(), sizeList_.end());
+  for (const auto& [from, to] : sigma) {
+    auto found = std::lower_bound(sizeList_.begin(), sizeList_.end(), from);
+    if (found != sizeList_.end() && *found == from)
+      out[size_t(found - sizeList_.begin())] = double(to);
+  }
+  return out;
 }
 
 int64_t SizeShrinker::Position::at(int64_t extent, const std::map<int64_t, int64_t>& sigma) const {
@@ -278,6 +317,9 @@ int64_t SizeShrinker::Position::at(int64_t extent, const std::map<int64_t, int64
 void SizeShrinker::addPositions(int64_t extent,
                                 std::span<const std::pair<std::string_view, int64_t>> bounds) {
   std::set<Position>& positions = positions_[extent];
+  extentsOf_[extent].insert(extent);
+  for (const auto& [name, value] : bounds)
+    extentsOf_[std::abs(value)].insert(extent);
   positions.insert(Position{false, {}});
   positions.insert(Position{true, {}});
   // A bound past either end is clamped there by the kernel, and is kept past it.
@@ -327,36 +369,56 @@ void SizeShrinker::addProducts(std::span<const int64_t> in, std::span<const int6
       else
         return; // no element count in common (a size-0 tensor): nothing to keep
     }
-    if (from != to && left >= 2)
-      products_.insert({std::move(from), std::move(to)});
+    if (from == to || left < 2)
+      continue;
+    auto [product, added] = products_.insert({std::move(from), std::move(to)});
+    if (added) {
+      for (int64_t size : product->first)
+        productsOf_[size].push_back(&*product);
+      for (int64_t size : product->second)
+        productsOf_[size].push_back(&*product);
+    }
   }
 }
 
-bool SizeShrinker::keepsRelations(const std::map<int64_t, int64_t>& sigma) const {
-  // A value that cannot change (a threshold, a diagonal, a kernel size) stays below every size
-  // it was below: a mask or a band over a dimension keeps its shape.
-  for (const auto& [from, to] : sigma) {
-    auto below = pinned_.lower_bound(from);
-    if (below != pinned_.begin() && *std::prev(below) >= to)
+bool SizeShrinker::keepsRelations(const std::map<int64_t, int64_t>& sigma,
+                                  std::span<const int64_t> changed) const {
+  auto ordered = [&](int64_t a, int64_t b) {
+    return sign(mapped(sigma, a) - mapped(sigma, b)) == sign(a - b);
+  };
+  std::set<int64_t> extents;
+  std::set<const Product*> products;
+  for (int64_t value : changed) {
+    // A value that cannot change (a diagonal, a kernel size) stays below every size it was
+    // below: a band over a dimension keeps its shape.
+    auto below = pinned_.lower_bound(value);
+    if (below != pinned_.begin() && *std::prev(below) >= mapped(sigma, value))
       return false;
-  }
-  // A threshold keeps its order against every size (a mask stays partial, or stays empty).
-  for (int64_t threshold : thresholds_)
-    for (int64_t size : sizes_)
-      if (sign(mapped(sigma, threshold) - mapped(sigma, size)) != sign(threshold - size))
+    // A threshold keeps its order against every size (a mask stays partial, or stays empty).
+    for (int64_t threshold : thresholds_)
+      if (!ordered(threshold, value))
         return false;
-  for (const auto& [from, to] : products_) {
+    if (thresholds_.count(value))
+      for (int64_t size : sizes_)
+        if (!ordered(value, size))
+          return false;
+    if (auto found = productsOf_.find(value); found != productsOf_.end())
+      products.insert(found->second.begin(), found->second.end());
+    if (auto found = extentsOf_.find(value); found != extentsOf_.end())
+      extents.insert(found->second.begin(), found->second.end());
+  }
+  for (const Product* product : products) {
     double left = 1, right = 1;
-    for (int64_t size : from)
+    for (int64_t size : product->first)
       left *= double(mapped(sigma, size));
-    for (int64_t size : to)
+    for (int64_t size : product->second)
       right *= double(mapped(sigma, size));
     if (left != right)
       return false;
   }
-  for (const auto& [extent, positions] : positions_) {
+  for (int64_t extent : extents) {
     std::vector<int64_t> before, after;
-    for (const Position& position : positions) {
+    for (const Position& position : positions_.at(extent)) {
       before.push_back(position.at(extent, {}));
       after.push_back(position.at(extent, sigma));
     }
@@ -369,28 +431,24 @@ bool SizeShrinker::keepsRelations(const std::map<int64_t, int64_t>& sigma) const
 }
 
 RunCost SizeShrinker::costOf(const std::map<int64_t, int64_t>& sigma) const {
+  std::vector<double> values = scaled(sigma);
+  std::vector<double> counts(tensors_.size());
   RunCost cost;
-  std::unordered_map<const Node*, double> elements;
-  double seconds = 0;
-  for (const Tensor& tensor : tensors_) {
-    double count = 1;
-    for (int64_t size : tensor.sizes)
-      count *= double(mapped(sigma, size));
-    if (!tensor.view) {
-      double bytes = count * double(tensor.elementBytes);
-      cost.bytes = bytes >= 1.8e19 ? UINT64_MAX : cost.bytes + uint64_t(bytes);
-    }
-    if (tensor.node->isCall()) {
-      elements[tensor.node] = count;
-      seconds += count / kElementsPerSecond;
-    }
+  double bytes = 0;
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const Tensor& tensor = tensors_[i];
+    double count = tensor.fixed;
+    for (uint32_t dim : tensor.dims)
+      count *= values[dim];
+    counts[i] = count;
+    if (!tensor.view)
+      bytes += count * double(tensor.elementBytes);
+    if (tensor.computed)
+      cost.seconds += count / kElementsPerSecond;
   }
-  for (const auto& [node, reduced] : work_) {
-    auto found = elements.find(node);
-    if (found != elements.end())
-      seconds += 2 * found->second * double(mapped(sigma, int64_t(reduced))) / kFlopsPerSecond;
-  }
-  cost.seconds = seconds;
+  for (const Work& work : work_)
+    cost.seconds += 2 * counts[work.tensor] * double(mapped(sigma, work.reduced)) / kFlopsPerSecond;
+  cost.bytes = bytes >= 1.8e19 ? UINT64_MAX : uint64_t(bytes);
   return cost;
 }
 
@@ -400,21 +458,21 @@ RunCost SizeShrinker::cost(std::span<const SizeChange> changes) const {
 
 std::vector<std::pair<int64_t, uint64_t>>
 SizeShrinker::contributions(const std::map<int64_t, int64_t>& sigma) const {
-  std::map<int64_t, double> bytes;
+  std::vector<double> values = scaled(sigma);
+  std::vector<double> bytes(sizeList_.size());
   for (const Tensor& tensor : tensors_) {
     if (tensor.view)
       continue;
-    double total = double(tensor.elementBytes);
-    for (int64_t size : tensor.sizes)
-      total *= double(mapped(sigma, size));
-    std::set<int64_t> distinct(tensor.sizes.begin(), tensor.sizes.end());
-    for (int64_t size : distinct)
-      if (sizes_.count(size))
-        bytes[size] += total;
+    double total = tensor.fixed * double(tensor.elementBytes);
+    for (uint32_t dim : tensor.dims)
+      total *= values[dim];
+    for (uint32_t dim : tensor.distinct)
+      bytes[dim] += total;
   }
   std::vector<std::pair<int64_t, uint64_t>> out;
-  for (const auto& [size, total] : bytes)
-    out.push_back({size, total >= 1.8e19 ? UINT64_MAX : uint64_t(total)});
+  for (size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] > 0)
+      out.push_back({sizeList_[i], bytes[i] >= 1.8e19 ? UINT64_MAX : uint64_t(bytes[i])});
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first > b.first;
   });
@@ -439,6 +497,8 @@ std::vector<SizeChange> SizeShrinker::plan(const ShrinkBudget& budget,
   auto isPinned = [&](int64_t value) { return pinned_.count(value) || pinned.count(value); };
   int64_t floor = std::max<int64_t>(budget.floor, 2);
   std::set<int64_t> tried;
+  // What every value of the graphs is under sigma: no shrunk size may meet another value.
+  std::multiset<int64_t> images(values_.begin(), values_.end());
   while (!fits(costOf(sigma))) {
     // The size that accounts for most bytes at the sizes chosen so far.
     std::optional<int64_t> next;
@@ -456,24 +516,38 @@ std::vector<SizeChange> SizeShrinker::plan(const ShrinkBudget& budget,
     for (int64_t value : sizes_)
       if (value != base && value % base == 0 && !isPinned(value) && !sigma.count(value))
         family.push_back(value);
+    auto collides = [&](int64_t target) {
+      for (int64_t value : family) {
+        int64_t image = value / base * target;
+        bool own = std::find(family.begin(), family.end(), image) != family.end();
+        if (images.count(image) > (own ? 1u : 0u))
+          return true;
+      }
+      return false;
+    };
+    // Targets in steps that keep divisibility: from the smallest level up, growing by an eighth
+    // once the steps are smaller (a bound may keep a size above most of its range); at each
+    // level the first target whose values are all free.
     int64_t step = std::gcd(base, int64_t(48));
-    int64_t first = (floor + step - 1) / step * step;
-    for (int64_t target = first, tries = 0; target < base && tries < 64; target += step, ++tries) {
+    auto roundUp = [&](int64_t value) { return (value + step - 1) / step * step; };
+    int64_t target = roundUp(floor);
+    for (int tries = 0; tries < 64; ++tries) {
+      while (target < base && collides(target))
+        target += step;
+      if (target >= base)
+        break;
       std::map<int64_t, int64_t> candidate = sigma;
       for (int64_t value : family)
         candidate[value] = value / base * target;
-      // No shrunk size may equal another value of the graph, shrunk or not.
-      std::set<int64_t> taken;
-      for (int64_t value : values_)
-        if (!candidate.count(value) || sigma.count(value))
-          taken.insert(mapped(candidate, value));
-      bool collides = false;
-      for (int64_t value : family)
-        collides = collides || taken.count(candidate[value]) > 0;
-      if (collides || !keepsRelations(candidate))
-        continue;
-      sigma = std::move(candidate);
-      break;
+      if (keepsRelations(candidate, family)) {
+        for (int64_t value : family) {
+          images.erase(images.find(value));
+          images.insert(candidate[value]);
+        }
+        sigma = std::move(candidate);
+        break;
+      }
+      target = std::max(target + step, roundUp(target + target / 8));
     }
   }
   std::vector<SizeChange> changes;

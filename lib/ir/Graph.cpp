@@ -347,4 +347,13 @@ void declareSizeRanges(const GraphFile& file) {
       sym.declareLowerBound(name, *lower);
 }
 
+std::vector<const Graph*> graphsOf(const GraphModule& module) {
+  std::vector<const Graph*> out{&module.graph};
+  for (const auto& child : module.children) {
+    std::vector<const Graph*> nested = graphsOf(*child);
+    out.insert(out.end(), nested.begin(), nested.end());
+  }
+  return out;
+}
+
 } // namespace declone

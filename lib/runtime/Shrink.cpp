@@ -10,12 +10,6 @@
 namespace declone::runtime::detail {
 namespace {
 
-void collectGraphs(const GraphModule& module, std::vector<const Graph*>& out) {
-  out.push_back(&module.graph);
-  for (const auto& child : module.children)
-    collectGraphs(*child, out);
-}
-
 /// Gives the copy's nodes the original's line numbers, so that errors point into the file the
 /// user gave; false when the copy does not have the original's nodes.
 bool restoreLines(const Graph& original, Graph& copy) {
@@ -265,18 +259,14 @@ Result<std::unique_ptr<GraphFile>> copyGraph(const Graph& graph, const GraphModu
 Result<ShrunkGraphs> shrinkGraphs(const Graph& before, const GraphModule* beforeModule,
                                   const Graph& after, const GraphModule* afterModule,
                                   const ShrinkRequest& request) {
-  std::vector<const Graph*> graphs;
-  if (beforeModule)
-    collectGraphs(*beforeModule, graphs);
-  else
-    graphs.push_back(&before);
+  std::vector<const Graph*> graphs =
+      beforeModule ? graphsOf(*beforeModule) : std::vector<const Graph*>{&before};
   // The rewrite's values constrain the plan too (a bound or a count only it has), though only
   // the original is run to check it; its costs are not counted.
   std::vector<const Graph*> both = graphs;
-  if (afterModule)
-    collectGraphs(*afterModule, both);
-  else
-    both.push_back(&after);
+  for (const Graph* graph :
+       afterModule ? graphsOf(*afterModule) : std::vector<const Graph*>{&after})
+    both.push_back(graph);
   SizeShrinker shrinker(both, graphs.size());
   ShrunkGraphs out;
   out.fullCost = shrinker.cost({});

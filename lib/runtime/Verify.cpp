@@ -397,18 +397,7 @@ Result<Run> run(const Graph& graph, const GraphModule* module, const Inputs& inp
 /// anyway.
 Error tooLarge(const Error& error, const Graph& graph, const GraphModule* module, bool shrunk,
                const std::vector<std::string>& notes) {
-  std::vector<const Graph*> graphs{&graph};
-  std::vector<const GraphModule*> pending;
-  if (module)
-    for (const auto& child : module->children)
-      pending.push_back(child.get());
-  while (!pending.empty()) {
-    const GraphModule* next = pending.back();
-    pending.pop_back();
-    graphs.push_back(&next->graph);
-    for (const auto& child : next->children)
-      pending.push_back(child.get());
-  }
+  std::vector<const Graph*> graphs = module ? graphsOf(*module) : std::vector<const Graph*>{&graph};
   std::string sizes;
   for (const auto& [size, bytes] : SizeShrinker(graphs).dominantSizes(3))
     sizes += (sizes.empty() ? "" : ", ") + std::to_string(size) + " (" + formatBytes(bytes) + ")";

@@ -30,18 +30,8 @@ py::handle ImportedGraph::fxNode(std::string_view name) const {
 }
 
 const SizeShrinker& ImportedGraph::shrinker() {
-  if (!shrinker_) {
-    std::vector<const Graph*> graphs;
-    std::vector<const GraphModule*> pending{&module()};
-    while (!pending.empty()) {
-      const GraphModule* next = pending.back();
-      pending.pop_back();
-      graphs.push_back(&next->graph);
-      for (const auto& child : next->children)
-        pending.push_back(child.get());
-    }
-    shrinker_ = std::make_unique<SizeShrinker>(graphs);
-  }
+  if (!shrinker_)
+    shrinker_ = std::make_unique<SizeShrinker>(graphsOf(module()));
   return *shrinker_;
 }
 

@@ -109,6 +109,16 @@ def recompile(gm):
     return gm
 
 
+def without_clones(gm):
+    """A copy of ``gm`` with every clone dropped by hand: the rewrite a careless pass makes."""
+    out = copy.deepcopy(gm)
+    for node in list(out.graph.nodes):
+        if node.target is CLONE:
+            node.replace_all_uses_with(node.args[0])
+            out.graph.erase_node(node)
+    return recompile(out)
+
+
 # --- the CLI -------------------------------------------------------------------------------
 
 def find_cli():

@@ -13,7 +13,8 @@ import torch
 
 import declone.fx
 from declone import _verify
-from declone_test_support import CLONE, clone_names, compare_runs, recompile, run, trace
+from declone_test_support import (CLONE, clone_names, compare_runs, recompile, run, trace,
+                                   without_clones)
 
 TORCH_2 = int(torch.__version__.split(".")[0]) >= 2
 
@@ -161,15 +162,6 @@ def test_verify_of_a_hand_made_wrong_rewrite():
 
 # --- what is compared ------------------------------------------------------------------------
 
-def _without_clones(gm):
-    out = copy.deepcopy(gm)
-    for node in list(out.graph.nodes):
-        if node.target is CLONE:
-            node.replace_all_uses_with(node.args[0])
-            out.graph.erase_node(node)
-    return recompile(out)
-
-
 def test_final_contents_of_inputs_are_compared_unless_donated():
     def f(x):
         y = x.clone()
@@ -177,7 +169,7 @@ def test_final_contents_of_inputs_are_compared_unless_donated():
         return y
 
     gm = trace(f, torch.randn(3, 4))
-    wrong = _without_clones(gm)
+    wrong = without_clones(gm)
     verdict = _verify.verify(gm, wrong)
     assert verdict.difference.startswith("input 0 (x_1): values differ (largest difference 1 "), \
         verdict.difference
@@ -207,7 +199,7 @@ def test_aliasing_is_compared():
     for fn, expected in ((returns_a_copy, "output 0: aliases input 0 != nothing"),
                          (returns_twice, "output 0: aliases output 1 != nothing")):
         gm = trace(fn, x)
-        verdict = _verify.verify(gm, _without_clones(gm))
+        verdict = _verify.verify(gm, without_clones(gm))
         assert verdict.difference == expected, verdict
 
 
@@ -224,7 +216,7 @@ def test_module_attributes_are_copies_and_their_final_contents_are_compared():
     root = torch.nn.Module()
     root.register_buffer("buf", torch.arange(3.0))
     gm = torch.fx.GraphModule(root, graph)
-    wrong = _without_clones(gm)
+    wrong = without_clones(gm)
     verdict = _verify.verify(gm, wrong)
     assert verdict.difference.startswith("attribute self.buf: values differ"), verdict
     assert torch.equal(gm.buf, torch.arange(3.0)) and torch.equal(wrong.buf, torch.arange(3.0))
@@ -338,7 +330,7 @@ def test_devices_that_are_not_available_run_on_the_cpu():
     copied = graph.call_function(CLONE, (scaled,))
     graph.output(graph.call_function(torch.ops.aten.relu.default, (copied,)))
     gm = torch.fx.GraphModule(torch.nn.Module(), graph)
-    verdict = _verify.verify(gm, _without_clones(gm))
+    verdict = _verify.verify(gm, without_clones(gm))
     assert verdict, verdict
     values = _verify.make_inputs(_verify.Program(gm), 0).values
     assert values[0].device.type == "cpu" and values[1] == 3

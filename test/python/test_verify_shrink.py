@@ -7,14 +7,12 @@ The graphs are traced with FakeTensors from inputs made with torch.empty, whose 
 touched: nothing here allocates a model's sizes. Runs with PyTorch 2.13 and Debian's torch 1.13.
 """
 
-import copy
-
 import pytest
 import torch
 
 import declone.fx
 from declone import _declone, _shrink, _verify
-from declone_test_support import CLONE, recompile, trace
+from declone_test_support import CLONE, recompile, trace, without_clones
 
 TORCH_2 = int(torch.__version__.split(".")[0]) >= 2
 aten = torch.ops.aten
@@ -36,16 +34,6 @@ _LIBRARY.impl("contig_read", lambda x: torch.empty(x.shape, dtype=x.dtype, devic
 CONTIG_READ = torch.ops.declone_verify_shrink.contig_read.default
 
 TOKENS, VOCAB, HIDDEN = 32768, 151936, 64
-
-
-def without_clones(gm):
-    """The rewrite that drops every clone, by hand."""
-    out = copy.deepcopy(gm)
-    for node in list(out.graph.nodes):
-        if node.target is CLONE:
-            node.replace_all_uses_with(node.args[0])
-            out.graph.erase_node(node)
-    return recompile(out)
 
 
 def logits_graph():

@@ -225,6 +225,30 @@ TEST(SizeShrinkTest, ChangedStridesKeepDenseLayoutsAndGaps) {
   EXPECT_EQ(changedStrides(V{8, 4000}, V{4096, 1}, V{8, 100}, changes), std::nullopt);
 }
 
+TEST(SizeShrinkTest, ManyDistinctSizesAllShrinkToDistinctValues) {
+  // 300 unrelated sizes: each finds a free value (the small ones go first), none meets another.
+  std::string params, body, outputs;
+  for (int i = 0; i < 300; ++i) {
+    std::string size = std::to_string(1000 + 7 * i), name = std::to_string(i);
+    params += (i ? ", arg" : "arg") + name + "_1: \"f32[" + size + ", 3][3, 1]cpu\"";
+    body += "        relu_" + name + ": \"f32[" + size +
+            ", 3][3, 1]cpu\" = "
+            "torch.ops.aten.relu.default(arg" +
+            name + "_1)\n";
+    outputs += "relu_" + name + ", ";
+  }
+  auto file = graphOf(params, body + "        return (" + outputs + ")\n");
+  std::vector<SizeChange> plan = planFor(*file);
+  EXPECT_EQ(plan.size(), 300u);
+  std::set<int64_t> targets;
+  for (const SizeChange& change : plan) {
+    EXPECT_GE(change.to, 16);
+    EXPECT_NE(change.to, 3);
+    targets.insert(change.to);
+  }
+  EXPECT_EQ(targets.size(), plan.size());
+}
+
 TEST(SizeShrinkTest, RealDumpsShrinkToTheBudget) {
   for (const char* name :
        {"qwen2__paral1_layer1__fw.g0.r0.py", "gpt__paral1_layer1__fw.g0.r0.py"}) {

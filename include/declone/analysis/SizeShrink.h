@@ -77,6 +77,8 @@ public:
   /// Only the first `costed` graphs count towards a run's cost (all of them by default); the
   /// others' values constrain the plan (a rewrite's).
   explicit SizeShrinker(std::span<const Graph* const> graphs, size_t costed = SIZE_MAX);
+  SizeShrinker(SizeShrinker&&) = default; // moves keep the indices' pointers valid; copies not
+  SizeShrinker& operator=(SizeShrinker&&) = default;
 
   /// Changes, largest contribution first, until the estimated cost fits `budget` or nothing
   /// more can shrink; none when it fits already. `pinned` sizes keep their values.
@@ -91,12 +93,23 @@ public:
   [[nodiscard]] std::set<int64_t> sizesAt(const Node& node) const;
 
 private:
+  /// A value a run makes, its sizes as indices into sizes_ (in order) and what the other
+  /// dimensions (0, 1) multiply by.
   struct Tensor {
-    const Node* node;
-    std::vector<int64_t> sizes;
-    uint64_t elementBytes;
-    bool view;
+    std::vector<uint32_t> dims;     ///< a size's index for each dimension that is one
+    std::vector<uint32_t> distinct; ///< the same, each once
+    double fixed = 1;
+    uint64_t elementBytes = 0;
+    bool view = false;
+    bool computed = false; ///< made by a call (inputs and attributes cost memory, not time)
   };
+  /// A matrix product: the tensor it makes and the size of the dimension it sums over.
+  struct Work {
+    size_t tensor;
+    int64_t reduced;
+  };
+  /// Every size's value under `sigma`, by its index.
+  [[nodiscard]] std::vector<double> scaled(const std::map<int64_t, int64_t>& sigma) const;
   /// A place along a dimension of size `extent`: the sum of `terms` (sizes, signed), counted
   /// from the end when `fromEnd` (a negative index).
   struct Position {
@@ -107,23 +120,29 @@ private:
   };
   void addProducts(std::span<const int64_t> in, std::span<const int64_t> out);
   void addPositions(int64_t extent, std::span<const std::pair<std::string_view, int64_t>> bounds);
-  [[nodiscard]] bool keepsRelations(const std::map<int64_t, int64_t>& sigma) const;
+  using Product = std::pair<std::vector<int64_t>, std::vector<int64_t>>;
+  /// Whether `sigma` keeps the relations, given that it keeps those not involving `changed`.
+  [[nodiscard]] bool keepsRelations(const std::map<int64_t, int64_t>& sigma,
+                                    std::span<const int64_t> changed) const;
   [[nodiscard]] RunCost costOf(const std::map<int64_t, int64_t>& sigma) const;
   /// The bytes of the tensors each size occurs in, at the sizes `sigma` gives, largest first.
   [[nodiscard]] std::vector<std::pair<int64_t, uint64_t>>
   contributions(const std::map<int64_t, int64_t>& sigma) const;
 
   std::vector<Tensor> tensors_;
-  std::vector<std::pair<const Node*, double>> work_; ///< arithmetic per element of a result
-  std::set<int64_t> sizes_;                          ///< every size of the graphs
-  std::set<int64_t> values_;                         ///< every integer of the graphs
+  std::vector<Work> work_;
+  std::set<int64_t> sizes_;       ///< every size of the graphs
+  std::vector<int64_t> sizeList_; ///< the same, by index
+  std::set<int64_t> values_;      ///< every integer of the graphs
   std::set<int64_t> pinned_;
   std::set<int64_t> thresholds_; ///< Scalar operands of comparisons and arithmetic
   /// Groups of dimensions a reshape maps onto each other: their products stay equal.
-  std::set<std::pair<std::vector<int64_t>, std::vector<int64_t>>> products_;
+  std::set<Product> products_;
+  std::map<int64_t, std::vector<const Product*>> productsOf_; ///< by the sizes they involve
   /// Per dimension size, the places slices, narrows, selects and splits index along it: their
   /// order is kept (a partial slice stays partial, two overlapping ones overlap).
   std::map<int64_t, std::set<Position>> positions_;
+  std::map<int64_t, std::set<int64_t>> extentsOf_; ///< the extents whose places involve a value
 };
 
 /// The size arguments of `graph`'s calls that `changes` rewrite.

@@ -274,6 +274,9 @@ struct GraphModule {
   std::vector<std::unique_ptr<GraphModule>> children;
 };
 
+/// The module's graph and its submodules' (nested bodies), each before its children.
+[[nodiscard]] std::vector<const Graph*> graphsOf(const GraphModule& module);
+
 /// A whole dump: leading imports and comments, one or more graph modules, trailing lines.
 struct GraphFile {
   GraphFile() : context(std::make_unique<Context>()) {}
